@@ -1,0 +1,137 @@
+#pragma once
+// Reading a system from JSON and writing a solution to JSON.
+//
+// Input: an object with keys M (n rows of n), A (m rows of n; [] for no
+// constraints), b (m), Q (n), optional C (n), W (m rows of m), and optional
+// "name"/"description" strings. Each number is a JSON number or a string
+// holding a decimal ("0.1") or a rational ("1/3"); either way its text is
+// kept and read at the working precision (a JSON number is never passed
+// through double). Anything else is an InputError naming the field.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "femc/errors.hpp"
+#include "femc/scalar/number_text.hpp"
+#include "femc/scalar/traits.hpp"
+#include "femc/solution.hpp"
+#include "femc/system.hpp"
+
+namespace femc {
+
+// Limits checked while reading, before anything is allocated for the system.
+inline constexpr std::size_t kMaxDocumentBytes = std::size_t(256) << 20;
+inline constexpr int kMaxJsonDepth = 8;
+
+// A system as decimal texts, row-major; shapes already checked.
+struct SystemText {
+  Index n = 0, m = 0;
+  std::vector<std::string> M, A, b, Q, C, W;  // C and W empty when absent
+};
+
+// Parses and shape-checks a JSON document. Throws InputError.
+SystemText read_system_text(std::string_view json);
+
+namespace detail {
+template <class S>
+S parse_entry(const std::string& text, const std::string& field) {
+  try {
+    return ScalarTraits<S>::parse(text);
+  } catch (const NumberError& e) {
+    throw InputError(field, e.what());
+  }
+}
+
+template <class S>
+Matrix<S> to_matrix(const std::vector<std::string>& t, Index rows, Index cols, const char* name) {
+  Matrix<S> X(rows, cols);
+  for (Index i = 0; i < rows; ++i)
+    for (Index j = 0; j < cols; ++j)
+      X(i, j) = parse_entry<S>(t[std::size_t(i * cols + j)],
+                               std::string(name) + "[" + std::to_string(i) + "][" + std::to_string(j) + "]");
+  return X;
+}
+
+template <class S>
+Vector<S> to_vector(const std::vector<std::string>& t, Index size, const char* name) {
+  Vector<S> v(size);
+  for (Index i = 0; i < size; ++i)
+    v(i) = parse_entry<S>(t[std::size_t(i)], std::string(name) + "[" + std::to_string(i) + "]");
+  return v;
+}
+}  // namespace detail
+
+// Reads every entry at the working precision of S. Throws InputError naming
+// the entry ("A[2][0]: number \"1e99999\" overflows double").
+template <class S>
+System<S> to_system(const SystemText& t) {
+  System<S> s;
+  s.M = detail::to_matrix<S>(t.M, t.n, t.n, "M");
+  s.A = detail::to_matrix<S>(t.A, t.m, t.n, "A");
+  s.b = detail::to_vector<S>(t.b, t.m, "b");
+  s.Q = detail::to_vector<S>(t.Q, t.n, "Q");
+  s.C = t.C.empty() ? Vector<S>(Vector<S>::Zero(t.n)) : detail::to_vector<S>(t.C, t.n, "C");
+  s.W = t.W.empty() ? Matrix<S>(Matrix<S>::Identity(t.m, t.m)) : detail::to_matrix<S>(t.W, t.m, t.m, "W");
+  return s;
+}
+
+// The output document of `femc solve` (keys in this order): qdd, QN, QW, Qc,
+// lambda (arrays of decimal strings that read back to the same values at the
+// working precision), rank, delta_norm, delta_norm_sq, Gg_min, precision,
+// method, diagnostics.
+struct SolutionText {
+  std::vector<std::string> qdd, QN, QW, Qc, lambda;
+  long rank = 0;
+  std::string delta_norm, delta_norm_sq, Gg_min, precision, method;
+  std::string rank_tol, rank_largest, rank_smallest_kept, rank_largest_dropped;
+  std::string kappa_M, kappa_B;  // empty when not estimated
+  std::vector<std::string> warnings;
+};
+
+std::string write_solution_json(const SolutionText& s);
+
+// √q of a rational as decimal text, correctly rounded to `bits` bits.
+std::string sqrt_of_rational_text(mpq_srcptr q, long bits);
+
+// √x as decimal text at the precision of S (for exact types: 256 bits).
+template <class S>
+std::string format_sqrt(const S& x) {
+  if constexpr (ScalarTraits<S>::exact) {
+    return sqrt_of_rational_text(x.backend().data(), 256);
+  } else {
+    using std::sqrt;
+    return ScalarTraits<S>::format(S(sqrt(x)));
+  }
+}
+
+template <class S>
+SolutionText to_solution_text(const Solution<S>& s) {
+  auto vec = [](const Vector<S>& v) {
+    std::vector<std::string> out;
+    for (Index i = 0; i < v.size(); ++i) out.push_back(ScalarTraits<S>::format(v(i)));
+    return out;
+  };
+  SolutionText t;
+  t.qdd = vec(s.qdd);
+  t.QN = vec(s.QN);
+  t.QW = vec(s.QW);
+  t.Qc = vec(s.Qc);
+  t.lambda = vec(s.lambda);
+  const auto& d = s.diagnostics;
+  t.rank = static_cast<long>(d.rank.rank);
+  t.delta_norm = format_sqrt(s.delta_norm_sq);
+  t.delta_norm_sq = ScalarTraits<S>::format(s.delta_norm_sq);
+  t.Gg_min = ScalarTraits<S>::format(s.Gg_min);
+  t.precision = d.precision;
+  t.method = d.method;
+  t.rank_tol = ScalarTraits<S>::format(d.rank.tol);
+  t.rank_largest = ScalarTraits<S>::format(d.rank.largest);
+  t.rank_smallest_kept = ScalarTraits<S>::format(d.rank.smallest_kept);
+  t.rank_largest_dropped = ScalarTraits<S>::format(d.rank.largest_dropped);
+  if (d.kappa_M) t.kappa_M = ScalarTraits<S>::format(*d.kappa_M);
+  if (d.kappa_B) t.kappa_B = ScalarTraits<S>::format(*d.kappa_B);
+  t.warnings = d.warnings;
+  return t;
+}
+
+}  // namespace femc

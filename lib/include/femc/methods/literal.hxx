@@ -1,0 +1,78 @@
+#pragma once
+#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
+
+#include "femc/methods/literal.hpp"
+#include "femc/rank.hpp"
+
+namespace femc {
+namespace detail {
+
+// f(X) = V f(Λ) Vᵀ for a symmetric positive definite X = V Λ Vᵀ.
+template <class S, class F>
+Matrix<S> spd_function(const Eigen::SelfAdjointEigenSolver<Matrix<S>>& eig, F f) {
+  const Vector<S> d = eig.eigenvalues().unaryExpr(f);
+  return eig.eigenvectors() * d.asDiagonal() * eig.eigenvectors().transpose();
+}
+
+// X⁺ = V Σ⁺ Uᵀ from an SVD, inverting the singular values kept by the rank
+// policy. Records the rank decision.
+template <class S>
+Matrix<S> pseudoinverse(const Matrix<S>& X, const S& tol, RankDecision<S>* rank) {
+  Matrix<S> Xp = Matrix<S>::Zero(X.cols(), X.rows());
+  if (X.rows() == 0 || X.cols() == 0) {
+    if (rank) *rank = decide_rank(Vector<S>(), tol);
+    return Xp;
+  }
+  Eigen::JacobiSVD<Matrix<S>> svd(X, Eigen::ComputeThinU | Eigen::ComputeThinV);
+  const Vector<S> sigma = svd.singularValues();
+  const RankDecision<S> r = decide_rank(sigma, tol);
+  for (Index k = 0; k < r.rank; ++k)
+    Xp += svd.matrixV().col(k) * (svd.matrixU().col(k).transpose() / sigma(k));
+  if (rank) *rank = r;
+  return Xp;
+}
+
+}  // namespace detail
+
+template <class S>
+Solution<S> solve_literal(const System<S>& sys, const Options<S>& opt) {
+  using std::sqrt;
+  const Index n = sys.n(), m = sys.m();
+  const S tol = rank_tolerance(opt, m, n);
+  Solution<S> sol;
+
+  const Eigen::SelfAdjointEigenSolver<Matrix<S>> eigM(sys.M);
+  const Matrix<S> M_half = detail::spd_function<S>(eigM, [](const S& x) { return S(sqrt(x)); });
+  const Matrix<S> M_mhalf = detail::spd_function<S>(eigM, [](const S& x) { return S(S(1) / sqrt(x)); });
+  const Matrix<S> M_inv = detail::spd_function<S>(eigM, [](const S& x) { return S(S(1) / x); });
+  Matrix<S> W_half = Matrix<S>::Identity(m, m);
+  if (m > 0 && !is_identity(sys.W)) {
+    const Eigen::SelfAdjointEigenSolver<Matrix<S>> eigW(sys.W);
+    W_half = detail::spd_function<S>(eigW, [](const S& x) { return S(sqrt(x)); });
+  }
+
+  const Vector<S> a = M_inv * sys.Q;                 // a = M⁻¹Q
+  const Matrix<S> B = sys.A * M_mhalf;               // B = A M^{-1/2}
+  const Matrix<S> P = W_half * B;                    // P = W^{1/2} B
+  const Vector<S> bt = W_half * sys.b;               // b̃ = W^{1/2} b
+  RankDecision<S> rankP;
+  const Matrix<S> Pp = detail::pseudoinverse<S>(P, tol, &rankP);
+  const Matrix<S> I_PpP = Matrix<S>::Identity(n, n) - Pp * P;
+
+  sol.qdd = a + M_mhalf * Pp * (bt - P * M_mhalf * sys.Q) + M_mhalf * I_PpP * M_mhalf * sys.C;  // 001 (15)
+  sol.QN = M_half * Pp * (bt - P * M_mhalf * sys.Q);   // 002 (33), weighted as in 001 (15)
+  sol.QW = M_half * I_PpP * M_mhalf * sys.C;           // 002 (33)
+  sol.Qc = sol.QN + sol.QW;
+  sol.lambda = detail::pseudoinverse<S>(Matrix<S>(sys.A.transpose()), tol, nullptr) * sol.QN;  // 004 (21)
+  sol.Gg_min = (Pp * (bt - P * M_mhalf * (sys.Q + sys.C))).squaredNorm();  // 001 (30)
+  sol.delta_norm_sq = ((P * Pp - Matrix<S>::Identity(m, m)) * bt).squaredNorm();  // 001 (24)
+
+  sol.diagnostics.rank = rankP;
+  const auto& ev = eigM.eigenvalues();
+  sol.diagnostics.kappa_M = S(ev(n - 1) / ev(0));
+  sol.diagnostics.kappa_B = rankP.rank > 0 ? S(rankP.largest / rankP.smallest_kept) : S(1);
+  return sol;
+}
+
+}  // namespace femc

@@ -1,0 +1,50 @@
+#pragma once
+#include <Eigen/Cholesky>
+
+#include "femc/decomposition/complete_orthogonal.hpp"
+#include "femc/methods/common.hpp"
+#include "femc/methods/nullspace.hpp"
+#include "femc/rank.hpp"
+
+namespace femc {
+
+template <class S>
+Solution<S> solve_nullspace(const System<S>& sys, const Options<S>& opt) {
+  const Index n = sys.n(), m = sys.m();
+  const bool weighted = m > 0 && !is_identity(sys.W);
+  const S tol = rank_tolerance(opt, m, n);
+  Solution<S> sol;
+  const auto M = sys.M.template selfadjointView<Eigen::Lower>();
+
+  const CompleteOrthogonal<S> codA(sys.A, tol);
+  const Matrix<S> Z = codA.null_space_basis();
+  Vector<S> zp;
+  if (!weighted) {
+    zp = codA.solve(sys.b);  // A⁺b
+  } else {
+    const Eigen::LLT<Matrix<S>> cholW(sys.W);  // ‖A z − b‖_W = ‖L_Wᵀ(A z − b)‖
+    const Matrix<S> RA = cholW.matrixU() * sys.A;
+    zp = CompleteOrthogonal<S>(RA, tol).solve(Vector<S>(cholW.matrixU() * sys.b));
+  }
+
+  const Matrix<S> MZ = M * Z;
+  const Eigen::LLT<Matrix<S>> reduced(Z.transpose() * MZ);  // ZᵀMZ, SPD
+  const Vector<S> y = reduced.solve(Vector<S>(Z.transpose() * (sys.Q + sys.C - M * zp)));
+  sol.qdd = zp + Z * y;
+  sol.Qc = M * sol.qdd - sys.Q;
+  sol.QW = MZ * reduced.solve(Vector<S>(Z.transpose() * sys.C));
+  sol.QN = sol.Qc - sol.QW;
+  sol.lambda = codA.solve_transposed(sol.QN);
+
+  const Eigen::LLT<Matrix<S>> chol(sys.M);
+  sol.Gg_min = chol.matrixL().solve(Vector<S>(sol.Qc - sys.C)).squaredNorm();
+  const Vector<S> r = sys.A * sol.qdd - sys.b;
+  sol.delta_norm_sq = r.dot(sys.W.template selfadjointView<Eigen::Lower>() * r);
+
+  sol.diagnostics.rank = codA.rank();
+  sol.diagnostics.kappa_M = detail::kappa_from_llt(chol);
+  sol.diagnostics.kappa_B = codA.kappa_estimate();  // of A here, not B
+  return sol;
+}
+
+}  // namespace femc

@@ -1,0 +1,45 @@
+#pragma once
+// The one rank policy of femc.
+//
+// Given rank-revealing magnitudes d₁ ≥ d₂ ≥ … ≥ 0 of a matrix X (its
+// singular values, or the |R_ii| of a column-pivoted QR, which bracket them
+// within a factor that depends only on the size), the numerical rank is the
+// number of leading d_i with d_i > τ·d₁. The default τ = max(m, n)·ε is the
+// one of LAPACK's xGELSS/xGELSD documentation and of MATLAB's rank(): below
+// it a singular value is indistinguishable from the rounding errors of the
+// backward-stable factorization, of size O(max(m, n)·ε·d₁). For exact types
+// ε = 0 and the rank is exact.
+#include <algorithm>
+
+#include "femc/options.hpp"
+#include "femc/solution.hpp"
+
+namespace femc {
+
+template <class S>
+S default_rank_tolerance(Index m, Index n) {
+  return S(std::max<Index>({m, n, Index(1)})) * Eigen::NumTraits<S>::epsilon();
+}
+
+template <class S>
+S rank_tolerance(const Options<S>& opt, Index m, Index n) {
+  return opt.rank_tol ? *opt.rank_tol : default_rank_tolerance<S>(m, n);
+}
+
+// d holds the magnitudes, non-increasing. Counts the leading d_i > tol·d₁.
+template <class S, class Vec>
+RankDecision<S> decide_rank(const Vec& d, const S& tol) {
+  RankDecision<S> r;
+  r.tol = tol;
+  if (d.size() == 0) return r;
+  r.largest = d(0);
+  const S cut = tol * d(0);
+  Index k = 0;
+  while (k < d.size() && d(k) > cut && d(k) > S(0)) ++k;
+  r.rank = k;
+  if (k > 0) r.smallest_kept = d(k - 1);
+  if (k < d.size()) r.largest_dropped = d(k);
+  return r;
+}
+
+}  // namespace femc

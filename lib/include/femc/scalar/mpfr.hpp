@@ -1,0 +1,45 @@
+#pragma once
+// MPFR at a run-time precision in bits, through mpreal (its precision is set
+// in bits, exactly; Boost's mpfr_float counts decimal digits). Eigen's own
+// NumTraits<mpfr::mpreal> comes from unsupported/Eigen/MPRealSupport.
+//
+// The precision is MPFR's per-thread default: set it with MpfrPrecision
+// before creating any number, and every value made afterwards carries it.
+#include <mpreal.h>
+
+#include <Eigen/Core>
+#include <unsupported/Eigen/MPRealSupport>
+
+#include "femc/scalar/traits.hpp"
+
+namespace femc {
+
+using mpfr_real = mpfr::mpreal;
+
+// Bounds on a user-chosen precision: below 24 bits the error analysis of the
+// tests is meaningless, above 65536 bits a solve of any size is impractical.
+inline constexpr long kMinMpfrBits = 24;
+inline constexpr long kMaxMpfrBits = 65536;
+
+// Sets the default precision for the lifetime of the guard (this thread).
+class MpfrPrecision {
+ public:
+  explicit MpfrPrecision(long bits);
+  ~MpfrPrecision();
+  MpfrPrecision(const MpfrPrecision&) = delete;
+  MpfrPrecision& operator=(const MpfrPrecision&) = delete;
+
+ private:
+  mpfr_prec_t previous_;
+};
+
+template <>
+struct ScalarTraits<mpfr_real> {
+  static constexpr bool exact = false;
+  static std::string name();  // "mpfr-<bits>"
+  static long bits();
+  static mpfr_real parse(std::string_view text);
+  static std::string format(const mpfr_real& x);
+};
+
+}  // namespace femc

@@ -1,0 +1,24 @@
+#pragma once
+// femc's front door in C++: solve one System<S> by the method of Options<S>.
+//
+//   femc::System<double> sys = femc::make_system<double>(M, A, b, Q);
+//   femc::Solution<double> s = femc::solve(sys);           // method cod
+//
+// validate(sys) runs first (unless opt.assume_valid): bad input throws
+// InputError naming the field; a method that cannot solve a valid system
+// throws MethodError. A result that is not finite (overflow at this
+// precision) throws MethodError rather than returning NaN or Inf.
+//
+// Explicit instantiations (src/) exist for double, long double, float128,
+// dd_real, qd_real, mpfr_real (methods literal, cod, kkt, nullspace) and
+// rational (method exact). Include the scalar's header from femc/scalar/.
+#include "femc/options.hpp"
+#include "femc/solution.hpp"
+#include "femc/system.hpp"
+
+namespace femc {
+
+template <class S>
+Solution<S> solve(const System<S>& sys, const Options<S>& opt = {});
+
+}  // namespace femc

@@ -1,0 +1,77 @@
+#pragma once
+#include <cmath>
+
+#include "femc/errors.hpp"
+#include "femc/methods/cod.hpp"
+#include "femc/methods/exact.hpp"
+#include "femc/methods/kkt.hpp"
+#include "femc/methods/literal.hpp"
+#include "femc/methods/nullspace.hpp"
+#include "femc/scalar/traits.hpp"
+#include "femc/solve.hpp"
+#include "femc/system.hxx"
+
+namespace femc {
+namespace detail {
+
+template <class S>
+bool all_finite(const Solution<S>& s) {
+  auto ok = [](const Vector<S>& v) {
+    for (Index i = 0; i < v.size(); ++i)
+      if (!Eigen::numext::isfinite(v(i))) return false;
+    return true;
+  };
+  return ok(s.qdd) && ok(s.QN) && ok(s.QW) && ok(s.Qc) && ok(s.lambda) && Eigen::numext::isfinite(s.Gg_min) &&
+         Eigen::numext::isfinite(s.delta_norm_sq);
+}
+
+// Warnings that tell a user when to distrust the digits of a result.
+template <class S>
+void add_warnings(Diagnostics<S>& d) {
+  const S u = unit_roundoff<S>();
+  const S margin(100);
+  const auto& r = d.rank;
+  if (r.rank > 0 && r.smallest_kept <= margin * r.tol * r.largest)
+    d.warnings.push_back("rank decision is close to the tolerance: the smallest kept magnitude is " +
+                         ScalarTraits<S>::format(S(r.smallest_kept / r.largest)) + " of the largest");
+  if (r.largest_dropped > S(0) && r.largest_dropped * margin > r.tol * r.largest)
+    d.warnings.push_back("rank decision is close to the tolerance: the largest dropped magnitude is " +
+                         ScalarTraits<S>::format(S(r.largest_dropped / r.largest)) + " of the largest");
+  if (d.kappa_M && *d.kappa_M * u > S(1) / S(1000))
+    d.warnings.push_back("M is ill-conditioned at this precision: kappa_M·u = " +
+                         ScalarTraits<S>::format(S(*d.kappa_M * u)));
+  if (d.kappa_B && *d.kappa_B * u > S(1) / S(1000))
+    d.warnings.push_back("the constraints are ill-conditioned at this precision: kappa_B·u = " +
+                         ScalarTraits<S>::format(S(*d.kappa_B * u)));
+}
+
+}  // namespace detail
+
+template <class S>
+Solution<S> solve(const System<S>& sys, const Options<S>& opt) {
+  if (!opt.assume_valid) validate(sys);
+  Solution<S> sol;
+  if constexpr (ScalarTraits<S>::exact) {
+    if (opt.method != Method::Exact)
+      throw InputError("method", "'" + to_string(opt.method) + "' needs square roots; exact arithmetic runs only 'exact'");
+    sol = solve_exact(sys, opt);
+  } else {
+    switch (opt.method) {
+      case Method::Literal: sol = solve_literal(sys, opt); break;
+      case Method::Cod: sol = solve_cod(sys, opt); break;
+      case Method::Kkt: sol = solve_kkt(sys, opt); break;
+      case Method::Nullspace: sol = solve_nullspace(sys, opt); break;
+      case Method::Exact:
+        throw InputError("method", "'exact' runs in exact rational arithmetic only (precision exact)");
+    }
+    if (!detail::all_finite(sol))
+      throw MethodError("the result overflows " + ScalarTraits<S>::name() +
+                        " (an intermediate is not finite); rescale the system or raise the precision");
+    detail::add_warnings(sol.diagnostics);
+  }
+  sol.diagnostics.method = to_string(opt.method);
+  sol.diagnostics.precision = ScalarTraits<S>::name();
+  return sol;
+}
+
+}  // namespace femc

@@ -1,0 +1,71 @@
+#pragma once
+// System<S>: one instant of a constrained mechanical system (001 Section 2),
+//   M q̈ = Q + Qᶜ,   constraints A q̈ ≃ b (in the least-squares sense, weight W),
+//   vᵀQᶜ = vᵀC for every virtual displacement v (A v = 0)   [001 (7)].
+// M is n×n symmetric positive definite, A is m×n of any rank (m may be 0),
+// b an m-vector (possibly inconsistent), Q the impressed force, C the force
+// with which non-ideal constraints do work (0 for ideal constraints), W an
+// m×m symmetric positive definite weight (I unless given).
+//
+// validate() is the single gate for bad input: every method may assume a
+// system that passed it. Methods read only the lower triangles of M and W.
+#include <string>
+
+#include "femc/linalg.hpp"
+
+namespace femc {
+
+// Largest n or m accepted: a dense solve beyond it is not what femc is for,
+// and the check runs before any allocation.
+inline constexpr Index kMaxDimension = 20000;
+
+template <class S>
+struct System {
+  Matrix<S> M;  // n×n, SPD
+  Matrix<S> A;  // m×n
+  Vector<S> b;  // m
+  Vector<S> Q;  // n
+  Vector<S> C;  // n, zero for ideal constraints
+  Matrix<S> W;  // m×m, SPD, identity by default
+
+  Index n() const { return M.rows(); }
+  Index m() const { return A.rows(); }
+};
+
+// A system with C = 0 and W = I.
+template <class S>
+System<S> make_system(Matrix<S> M, Matrix<S> A, Vector<S> b, Vector<S> Q) {
+  System<S> s{std::move(M), std::move(A), std::move(b), std::move(Q), Vector<S>(), Matrix<S>()};
+  s.C = Vector<S>::Zero(s.n());
+  s.W = Matrix<S>::Identity(s.m(), s.m());
+  return s;
+}
+
+// Tolerance on the relative asymmetry max|X_ij − X_ji| / max|X_ij| of M and W:
+// 16·u. Data typed as a symmetric matrix is exactly symmetric at any
+// precision (the same text gives the same value); a matrix computed in double
+// and read at higher precision is symmetric to a few units of double
+// roundoff only, and is rejected there — symmetrize it before.
+template <class S>
+S symmetry_tolerance() {
+  return S(16) * unit_roundoff<S>();
+}
+
+// Throws InputError (field and what is wrong) unless: the shapes agree
+// (M n×n, A m×n, b m, Q n, C n, W m×m), n ≥ 1, n, m ≤ kMaxDimension, every
+// entry is finite, M and W are symmetric within symmetry_tolerance() and
+// positive definite (a Cholesky factorization at the working precision
+// succeeds; LDLᵀ with all pivots > 0 for exact types).
+template <class S>
+void validate(const System<S>& sys);
+
+// True when W is exactly the identity (then no weighting is applied).
+template <class S>
+bool is_identity(const Matrix<S>& W) {
+  for (Index j = 0; j < W.cols(); ++j)
+    for (Index i = 0; i < W.rows(); ++i)
+      if (W(i, j) != (i == j ? S(1) : S(0))) return false;
+  return true;
+}
+
+}  // namespace femc

@@ -1,0 +1,16 @@
+#pragma once
+// The `femc` command line: one subcommand per file.
+#include <CLI/CLI.hpp>
+
+namespace femc::cli {
+
+// Exit statuses: 0 success, 2 bad input (one line on stderr naming the field),
+// 3 a valid system the chosen method cannot solve, 4 an I/O failure.
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitMethod = 3;
+inline constexpr int kExitIo = 4;
+
+// Registers `femc solve` on app; the returned callback runs it.
+std::function<int()> add_solve_command(CLI::App& app);
+
+}  // namespace femc::cli

@@ -1,0 +1,22 @@
+// femc: Gauss's principle of least constraint, verified at any precision.
+#include <iostream>
+
+#include "commands.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"femc: constrained motion by the General Gauss Principle, at any precision"};
+  app.require_subcommand(1);
+  auto run_solve = femc::cli::add_solve_command(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "femc: " << e.what() << "\n";
+    return femc::cli::kExitBadInput;
+  }
+  if (app.got_subcommand("solve")) return run_solve();
+  return 0;
+}

@@ -1,0 +1,148 @@
+// femc solve SYSTEM.json [--precision P] [--method M] [--rank-tol X] [-o OUT.json]
+//
+// The precision is chosen here, once, at run time; below this file nothing
+// knows about the command line.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+#include "commands.hpp"
+#include "femc/errors.hpp"
+#include "femc/io/json_system.hpp"
+#include "femc/scalar/builtin.hpp"
+#include "femc/scalar/float128.hpp"
+#include "femc/scalar/mpfr.hpp"
+#include "femc/scalar/rational.hpp"
+#include "femc/solve.hpp"
+
+namespace femc::cli {
+namespace {
+
+struct SolveArgs {
+  std::string input;
+  std::string precision;  // default: double (exact for --method exact)
+  std::string method;  // default: cod (exact for --precision exact)
+  std::string rank_tol;
+  std::string output;
+};
+
+std::string read_file(const std::string& path) {
+  std::error_code ec;
+  auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw InputError("input", "cannot read '" + path + "': " + ec.message());
+  if (size > kMaxDocumentBytes)
+    throw InputError("input", "'" + path + "' is larger than " + std::to_string(kMaxDocumentBytes >> 20) + " MiB");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError("input", "cannot open '" + path + "'");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Fails early (before any work) when the output cannot be written.
+void check_output_path(const std::string& path) {
+  namespace fs = std::filesystem;
+  fs::path p(path);
+  fs::path dir = p.has_parent_path() ? p.parent_path() : fs::path(".");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) throw InputError("output", "directory '" + dir.string() + "' does not exist");
+  if (fs::is_directory(p, ec)) throw InputError("output", "'" + path + "' is a directory");
+  if (access(dir.c_str(), W_OK) != 0) throw InputError("output", "directory '" + dir.string() + "' is not writable");
+}
+
+// Writes to a temporary file beside the target, then renames: a reader never
+// sees a half-written file and a failed run leaves the old one untouched.
+void write_atomically(const std::string& path, const std::string& text) {
+  std::string tmp = path + ".tmp." + std::to_string(getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out || !(out << text) || !out.flush()) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error("output: cannot write '" + tmp + "'");
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::string why = std::strerror(errno);
+    std::remove(tmp.c_str());
+    throw std::runtime_error("output: cannot rename to '" + path + "': " + why);
+  }
+}
+
+template <class S>
+std::string solve_at(const SystemText& text, Method method, const std::string& rank_tol) {
+  System<S> sys = to_system<S>(text);
+  Options<S> opt;
+  opt.method = method;
+  if (!rank_tol.empty()) {
+    S tol = detail::parse_entry<S>(rank_tol, "rank-tol");
+    if (!(tol >= S(0)) || !(tol < S(1))) throw InputError("rank-tol", "must be in [0, 1), got " + rank_tol);
+    opt.rank_tol = tol;
+  }
+  return write_solution_json(to_solution_text(solve(sys, opt)));
+}
+
+std::string run(const SolveArgs& a) {
+  const SystemText text = read_system_text(read_file(a.input));
+  Method method = a.method.empty() ? (a.precision == "exact" ? Method::Exact : Method::Cod) : parse_method(a.method);
+  const std::string p = !a.precision.empty() ? a.precision : method == Method::Exact ? "exact" : "double";
+  if (method == Method::Exact && p != "exact")
+    throw InputError("precision", "method exact runs in exact arithmetic; use --precision exact, not '" + p + "'");
+  if (p == "exact") {
+    if (method != Method::Exact)
+      throw InputError("method", "'" + to_string(method) + "' needs square roots; --precision exact runs only 'exact'");
+    return solve_at<rational>(text, method, a.rank_tol);
+  }
+  if (p == "double") return solve_at<double>(text, method, a.rank_tol);
+  if (p == "long-double") return solve_at<long double>(text, method, a.rank_tol);
+  if (p == "float128") return solve_at<float128>(text, method, a.rank_tol);
+  if (!p.empty() && p.size() <= 6 && p.find_first_not_of("0123456789") == std::string::npos) {
+    long bits = std::stol(p);
+    if (bits < kMinMpfrBits || bits > kMaxMpfrBits)
+      throw InputError("precision", p + " bits is outside [" + std::to_string(kMinMpfrBits) + ", " +
+                                        std::to_string(kMaxMpfrBits) + "]");
+    MpfrPrecision guard(bits);
+    return solve_at<mpfr_real>(text, method, a.rank_tol);
+  }
+  throw InputError("precision", "unknown precision '" + p.substr(0, 40) +
+                                    "' (double, long-double, float128, exact, or MPFR bits 24..65536)");
+}
+
+}  // namespace
+
+std::function<int()> add_solve_command(CLI::App& app) {
+  auto args = std::make_shared<SolveArgs>();
+  CLI::App* cmd = app.add_subcommand("solve", "Solve one system (JSON) for q̈, Qᴺ, Qᵂ, Qᶜ, λ, G_g, ‖δ‖");
+  cmd->add_option("system", args->input, "System JSON: M, A, b, Q, optional C, W")->required();
+  cmd->add_option("--precision", args->precision,
+                  "double | long-double | float128 | BITS (MPFR) | exact (default double)");
+  cmd->add_option("--method", args->method, "literal | cod | kkt | nullspace | exact (default cod)");
+  cmd->add_option("--rank-tol", args->rank_tol, "relative rank tolerance τ (default max(m,n)·ε)");
+  cmd->add_option("-o,--output", args->output, "write the result here (atomically) instead of stdout");
+  return [args]() -> int {
+    try {
+      if (!args->output.empty()) check_output_path(args->output);
+      std::string out = run(*args);
+      if (args->output.empty()) std::cout << out << std::flush;
+      else write_atomically(args->output, out);
+      return 0;
+    } catch (const InputError& e) {
+      std::cerr << "femc: " << e.what() << "\n";
+      return kExitBadInput;
+    } catch (const MethodError& e) {
+      std::cerr << "femc: " << e.what() << "\n";
+      return kExitMethod;
+    } catch (const std::exception& e) {
+      std::cerr << "femc: " << e.what() << "\n";
+      return kExitIo;
+    }
+  };
+}
+
+}  // namespace femc::cli

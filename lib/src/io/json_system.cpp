@@ -1,0 +1,213 @@
+#include "femc/io/json_system.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <set>
+
+namespace femc {
+namespace {
+
+using json = nlohmann::json;
+using ordered_json = nlohmann::ordered_json;
+
+// A SAX handler that builds a DOM in which every number is kept as its text
+// (so that "0.1" written as a JSON number is read exactly later), with a
+// nesting limit and duplicate-key detection. Errors become InputError.
+class TextDomBuilder : public nlohmann::json_sax<json> {
+ public:
+  json root;
+
+  bool null() override { return put(json(nullptr)); }
+  bool boolean(bool v) override { return put(json(v)); }
+  bool number_integer(number_integer_t v) override { return put(number(std::to_string(v))); }
+  bool number_unsigned(number_unsigned_t v) override { return put(number(std::to_string(v))); }
+  bool number_float(number_float_t, const string_t& s) override { return put(number(s)); }
+  bool string(string_t& s) override { return put(json(s)); }
+  bool binary(binary_t&) override { return put(json(nullptr)); }
+  bool start_object(std::size_t) override { return open(json::object()); }
+  bool end_object() override { return close(); }
+  bool start_array(std::size_t) override { return open(json::array()); }
+  bool end_array() override { return close(); }
+  bool key(string_t& k) override {
+    json& obj = *stack_.back();
+    if (obj.contains(k)) throw InputError(k.substr(0, 40), "key appears more than once");
+    key_ = k;
+    return true;
+  }
+  bool parse_error(std::size_t pos, const std::string&, const nlohmann::detail::exception& ex) override {
+    std::string what = ex.what();
+    if (ex.id == 406)  // the lexer converts every JSON number to double first
+      throw InputError("document", what.substr(what.find(']') + 2) +
+                                       ": a JSON number beyond the range of double must be written as a string");
+    auto colon = what.rfind(": ");
+    throw InputError("document", "malformed JSON at byte " + std::to_string(pos) + ": " +
+                                     (colon == std::string::npos ? what : what.substr(colon + 2)));
+  }
+
+  // Numbers are stored as {"#": text} so that they stay apart from strings.
+  static json number(const std::string& text) { return json{{"#", text}}; }
+
+ private:
+  bool put(json v) {
+    if (stack_.empty()) {
+      root = std::move(v);
+      return true;
+    }
+    json& parent = *stack_.back();
+    if (parent.is_array()) parent.push_back(std::move(v));
+    else parent[key_] = std::move(v);
+    return true;
+  }
+  bool open(json v) {
+    if (static_cast<int>(stack_.size()) >= kMaxJsonDepth)
+      throw InputError("document", "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
+    json* slot;
+    if (stack_.empty()) {
+      root = std::move(v);
+      slot = &root;
+    } else {
+      json& parent = *stack_.back();
+      if (parent.is_array()) {
+        parent.push_back(std::move(v));
+        slot = &parent.back();
+      } else {
+        parent[key_] = std::move(v);
+        slot = &parent[key_];
+      }
+    }
+    stack_.push_back(slot);
+    return true;
+  }
+  bool close() {
+    stack_.pop_back();
+    return true;
+  }
+
+  std::vector<json*> stack_;
+  std::string key_;
+};
+
+bool is_number(const json& v) { return v.is_object() && v.size() == 1 && v.contains("#"); }
+
+std::string entry_text(const json& v, const std::string& field) {
+  if (is_number(v)) return v["#"].get<std::string>();
+  if (v.is_string()) {
+    std::string s = v.get<std::string>();
+    try {
+      check_number_syntax(s);
+    } catch (const NumberError& e) {
+      throw InputError(field, e.what());
+    }
+    return s;
+  }
+  throw InputError(field, std::string("expected a number or a numeric string, got ") + v.type_name());
+}
+
+const char* kind_name(const json& v) { return is_number(v) ? "number" : v.type_name(); }
+
+void read_vector(const json& v, const char* name, Index expected, std::vector<std::string>& out) {
+  if (!v.is_array()) throw InputError(name, std::string("expected an array, got ") + kind_name(v));
+  if (static_cast<Index>(v.size()) != expected)
+    throw InputError(name, "expected " + std::to_string(expected) + " entries, got " + std::to_string(v.size()));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    std::string field = std::string(name) + "[" + std::to_string(i) + "]";
+    if (v[i].is_array()) throw InputError(field, "expected a number, got an array");
+    out.push_back(entry_text(v[i], field));
+  }
+}
+
+// Reads an array of `rows` arrays of `cols` numbers; rows < 0 means "any".
+Index read_matrix(const json& v, const char* name, Index rows, Index cols, std::vector<std::string>& out) {
+  if (!v.is_array()) throw InputError(name, std::string("expected an array of rows, got ") + kind_name(v));
+  if (rows >= 0 && static_cast<Index>(v.size()) != rows)
+    throw InputError(name, "expected " + std::to_string(rows) + " rows, got " + std::to_string(v.size()));
+  if (static_cast<Index>(v.size()) > kMaxDimension)
+    throw InputError(name, std::to_string(v.size()) + " rows exceed the limit " + std::to_string(kMaxDimension));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    std::string row = std::string(name) + "[" + std::to_string(i) + "]";
+    if (!v[i].is_array()) throw InputError(row, std::string("expected a row (array), got ") + kind_name(v[i]));
+    if (static_cast<Index>(v[i].size()) != cols)
+      throw InputError(row, "expected " + std::to_string(cols) + " entries (n = " + std::to_string(cols) +
+                                "), got " + std::to_string(v[i].size()));
+    for (std::size_t j = 0; j < v[i].size(); ++j) {
+      std::string field = row + "[" + std::to_string(j) + "]";
+      if (v[i][j].is_array()) throw InputError(field, "expected a number, got an array");
+      out.push_back(entry_text(v[i][j], field));
+    }
+  }
+  return static_cast<Index>(v.size());
+}
+
+}  // namespace
+
+SystemText read_system_text(std::string_view text) {
+  if (text.size() > kMaxDocumentBytes)
+    throw InputError("document", "larger than " + std::to_string(kMaxDocumentBytes >> 20) + " MiB");
+  TextDomBuilder dom;
+  json::sax_parse(text.begin(), text.end(), &dom);
+  const json& root = dom.root;
+  if (!root.is_object() || is_number(root))
+    throw InputError("document", std::string("expected a JSON object, got ") + kind_name(root));
+  static const std::set<std::string> known = {"M", "A", "b", "Q", "C", "W", "name", "description"};
+  for (auto it = root.begin(); it != root.end(); ++it)
+    if (!known.count(it.key()))
+      throw InputError(it.key().substr(0, 40), "unknown key (expected M, A, b, Q, C, W, name, description)");
+  for (const char* k : {"M", "A", "b", "Q"})
+    if (!root.contains(k)) throw InputError(k, "missing");
+  for (const char* k : {"name", "description"})
+    if (root.contains(k) && !root[k].is_string()) throw InputError(k, "expected a string");
+
+  SystemText t;
+  const json& M = root["M"];
+  if (!M.is_array()) throw InputError("M", std::string("expected an array of rows, got ") + kind_name(M));
+  if (M.empty()) throw InputError("M", "must have at least one row (n ≥ 1)");
+  t.n = static_cast<Index>(M.size());
+  if (t.n > kMaxDimension)
+    throw InputError("M", "n = " + std::to_string(t.n) + " exceeds the limit " + std::to_string(kMaxDimension));
+  read_matrix(M, "M", t.n, t.n, t.M);
+  t.m = read_matrix(root["A"], "A", -1, t.n, t.A);
+  read_vector(root["b"], "b", t.m, t.b);
+  read_vector(root["Q"], "Q", t.n, t.Q);
+  if (root.contains("C")) read_vector(root["C"], "C", t.n, t.C);
+  if (root.contains("W")) read_matrix(root["W"], "W", t.m, t.m, t.W);
+  return t;
+}
+
+std::string write_solution_json(const SolutionText& s) {
+  ordered_json j;
+  j["qdd"] = s.qdd;
+  j["QN"] = s.QN;
+  j["QW"] = s.QW;
+  j["Qc"] = s.Qc;
+  j["lambda"] = s.lambda;
+  j["rank"] = s.rank;
+  j["delta_norm"] = s.delta_norm;
+  j["delta_norm_sq"] = s.delta_norm_sq;
+  j["Gg_min"] = s.Gg_min;
+  j["precision"] = s.precision;
+  j["method"] = s.method;
+  ordered_json d;
+  d["rank"] = s.rank;
+  d["rank_tol"] = s.rank_tol;
+  d["rank_largest"] = s.rank_largest;
+  d["rank_smallest_kept"] = s.rank_smallest_kept;
+  d["rank_largest_dropped"] = s.rank_largest_dropped;
+  d["kappa_M"] = s.kappa_M.empty() ? ordered_json(nullptr) : ordered_json(s.kappa_M);
+  d["kappa_B"] = s.kappa_B.empty() ? ordered_json(nullptr) : ordered_json(s.kappa_B);
+  d["warnings"] = s.warnings;
+  j["diagnostics"] = d;
+  return j.dump(2) + "\n";
+}
+
+std::string sqrt_of_rational_text(mpq_srcptr q, long bits) {
+  mpfr_t x;
+  mpfr_init2(x, bits);
+  mpfr_set_q(x, q, MPFR_RNDN);
+  mpfr_sqrt(x, x, MPFR_RNDN);
+  std::string s = mpfr_to_decimal(x, roundtrip_digits(bits));
+  mpfr_clear(x);
+  return s;
+}
+
+}  // namespace femc

@@ -1,0 +1,134 @@
+// `femc solve` end to end: the answer at double and at 256 bits reproduces
+// the exact method on a rank-deficient, inconsistent, weighted system; bad
+// input exits 2 with one stderr line, nothing on stdout and no output file.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "femc/scalar/mpfr.hpp"
+#include "femc/scalar/rational.hpp"
+
+namespace femc {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int status;
+  std::string out, err;
+};
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+CliRun femc(const std::string& args) {
+  fs::path dir = fs::temp_directory_path() / ("femc_cli_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  std::string cmd = std::string(FEMC_CLI) + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
+  int raw = std::system(cmd.c_str());
+  CliRun r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
+  fs::remove_all(dir);
+  return r;
+}
+
+std::string example(const std::string& name) { return std::string(FEMC_EXAMPLES) + "/" + name; }
+
+// Reads a decimal string of the output at 1024 bits and the exact rational
+// reference, and returns |x − ref| / (1 + |ref|) at 1024 bits, as a double.
+double rel_diff(const std::string& x, const std::string& ref) {
+  MpfrPrecision p(1024);
+  mpfr_real a = ScalarTraits<mpfr_real>::parse(x);
+  rational r = ScalarTraits<rational>::parse(ref);
+  mpfr_real b;
+  mpfr_set_q(b.mpfr_ptr(), r.backend().data(), MPFR_RNDN);
+  return (abs(a - b) / (1 + abs(b))).toDouble();
+}
+
+TEST(Cli, ReproducesExactOnARankDeficientInconsistentWeightedSystem) {
+  CliRun exact = femc("solve --precision exact " + example("weighted_inconsistent.json"));
+  ASSERT_EQ(exact.status, 0) << exact.err;
+  auto ref = nlohmann::json::parse(exact.out);
+  EXPECT_EQ(ref["rank"], 2);
+  EXPECT_EQ(ref["method"], "exact");
+  EXPECT_NE(ref["delta_norm_sq"], "0");  // inconsistent
+  // Bound: c·u·K with K = κ(M)κ(P)²κ(A) ≈ 5e3 for this system and c = 16(n+m)² = 576
+  // (tests/test_methods_agree.cpp): 3e6·u.
+  struct Case { std::string precision, method; double u; };
+  for (const Case& c : {Case{"double", "cod", 0x1p-53}, Case{"double", "nullspace", 0x1p-53},
+                        Case{"double", "literal", 0x1p-53}, Case{"256", "cod", 0x1p-256},
+                        Case{"256", "literal", 0x1p-256}, Case{"256", "nullspace", 0x1p-256}}) {
+    CliRun r = femc("solve --precision " + c.precision + " --method " + c.method + " " + example("weighted_inconsistent.json"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto got = nlohmann::json::parse(r.out);
+    EXPECT_EQ(got["rank"], 2);
+    const double bound = 3e6 * c.u;
+    for (const char* key : {"qdd", "QN", "QW", "Qc", "lambda"})
+      for (std::size_t i = 0; i < ref[key].size(); ++i)
+        EXPECT_LE(rel_diff(got[key][i], ref[key][i]), bound) << c.precision << " " << c.method << " " << key << i;
+    EXPECT_LE(rel_diff(got["Gg_min"], ref["Gg_min"]), bound);
+    EXPECT_LE(rel_diff(got["delta_norm_sq"], ref["delta_norm_sq"]), bound);
+  }
+}
+
+TEST(Cli, WritesTheOutputFileAtomically) {
+  fs::path out = fs::temp_directory_path() / ("femc_out_" + std::to_string(::getpid()) + ".json");
+  CliRun r = femc("solve " + example("particle_on_plane.json") + " -o " + out.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  auto j = nlohmann::json::parse(slurp(out));
+  EXPECT_EQ(j["precision"], "double");
+  EXPECT_EQ(j["lambda"].size(), 1u);
+  fs::remove(out);
+}
+
+TEST(Cli, BadInputExitsTwoWithOneLineAndNoOutput) {
+  fs::path dir = fs::temp_directory_path() / ("femc_bad_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(dir / name) << text;
+    return (dir / name).string();
+  };
+  const std::string good = example("particle_on_plane.json");
+  struct Case { std::string args, field; };
+  const std::vector<Case> cases = {
+      {write("malformed.json", "{\"M\": ["), "document"},
+      {write("asym.json", R"({"M": [[1, 2], [0, 1]], "A": [], "b": [], "Q": [1, 1]})"), "M"},
+      {write("notpd.json", R"({"M": [[1, 2], [2, 1]], "A": [], "b": [], "Q": [1, 1]})"), "M"},
+      {write("shape.json", R"({"M": [[1]], "A": [[1]], "b": [1, 2], "Q": [1]})"), "b"},
+      {good + " --precision 7", "precision"},
+      {good + " --precision quad", "precision"},
+      {good + " --method magic", "method"},
+      {good + " --precision exact --method cod", "method"},
+      {good + " --rank-tol -1", "rank-tol"},
+      {(dir / "missing.json").string(), "input"},
+      {good + " -o /nonexistent-dir/x.json", "output"},
+  };
+  for (const Case& c : cases) {
+    fs::path out = dir / "result.json";
+    CliRun r = femc("solve " + c.args + (c.args.find(" -o ") == std::string::npos ? " -o " + out.string() : ""));
+    EXPECT_EQ(r.status, 2) << c.args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.args;
+    EXPECT_FALSE(fs::exists(out)) << c.args;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(c.field), std::string::npos) << c.field << " not named in: " << r.err;
+  }
+  fs::remove_all(dir);
+}
+
+TEST(Cli, KktOnRankDeficientConstraintsIsAnErrorNotAWrongAnswer) {
+  CliRun r = femc("solve --method kkt " + example("weighted_inconsistent.json"));
+  EXPECT_EQ(r.status, 3);
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_NE(r.err.find("full row rank"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace femc

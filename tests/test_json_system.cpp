@@ -1,0 +1,72 @@
+// Reading systems from JSON: numbers keep their text (read at the working
+// precision later), and every malformed document is an InputError naming
+// the field.
+#include <gtest/gtest.h>
+
+#include "femc/io/json_system.hpp"
+#include "femc/scalar/builtin.hpp"
+#include "femc/scalar/rational.hpp"
+
+namespace femc {
+namespace {
+
+const char* kGood = R"({"M": [[2, 0.5], [0.5, 1]], "A": [[1, "1/3"]], "b": [0.1], "Q": ["1e-3", 2]})";
+
+TEST(JsonSystem, JsonNumbersAreReadExactlyNotThroughDouble) {
+  SystemText t = read_system_text(kGood);
+  EXPECT_EQ(t.n, 2);
+  EXPECT_EQ(t.m, 1);
+  System<rational> s = to_system<rational>(t);
+  EXPECT_EQ(s.b(0), rational(1) / 10);  // the JSON number 0.1, exactly
+  EXPECT_EQ(s.A(0, 1), rational(1) / 3);
+  EXPECT_EQ(s.Q(0), rational(1) / 1000);
+  EXPECT_TRUE(s.C.isZero());
+  EXPECT_TRUE(is_identity(s.W));
+}
+
+TEST(JsonSystem, NoConstraints) {
+  SystemText t = read_system_text(R"({"M": [[1]], "A": [], "b": [], "Q": [1]})");
+  EXPECT_EQ(t.m, 0);
+  System<double> s = to_system<double>(t);
+  EXPECT_EQ(s.A.rows(), 0);
+  EXPECT_EQ(s.A.cols(), 1);
+}
+
+void expect_field(const std::string& doc, const std::string& field, const std::string& fragment = "") {
+  try {
+    to_system<double>(read_system_text(doc));
+    FAIL() << "accepted: " << doc;
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.field(), field) << e.what();
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+TEST(JsonSystem, BadDocumentsNameTheField) {
+  expect_field("{", "document", "malformed");
+  expect_field("[1, 2]", "document", "object");
+  expect_field(R"({"A": [], "b": [], "Q": [1]})", "M", "missing");
+  expect_field(R"({"M": [[1]], "b": [], "Q": [1]})", "A", "missing");
+  expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": [1], "X": 1})", "X", "unknown key");
+  expect_field(R"({"M": [[1]], "M": [[2]], "A": [], "b": [], "Q": [1]})", "M", "more than once");
+  expect_field(R"({"M": [[1, 0], [0]], "A": [], "b": [], "Q": [1, 1]})", "M[1]", "expected 2 entries");
+  expect_field(R"({"M": [[1]], "A": [[1, 2]], "b": [1], "Q": [1]})", "A[0]", "expected 1 entries");
+  expect_field(R"({"M": [[1]], "A": [[1]], "b": [1, 2], "Q": [1]})", "b", "expected 1 entries");
+  expect_field(R"({"M": [[1]], "A": [[1]], "b": [1], "Q": [1], "W": [[1, 0]]})", "W[0]");
+  expect_field(R"({"M": [[1]], "A": [[1]], "b": [1], "Q": [1], "C": [1, 2]})", "C");
+  expect_field(R"({"M": [["x"]], "A": [], "b": [], "Q": [1]})", "M[0][0]", "not a decimal");
+  expect_field(R"({"M": [[true]], "A": [], "b": [], "Q": [1]})", "M[0][0]", "boolean");
+  expect_field(R"({"M": [[null]], "A": [], "b": [], "Q": [1]})", "M[0][0]", "null");
+  expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": ["nan"]})", "Q[0]", "not a decimal");
+  expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": ["1e999"]})", "Q[0]", "overflows double");
+  // The JSON lexer itself turns numbers into doubles: say how to write a larger one.
+  expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": [1e999]})", "document", "written as a string");
+  expect_field(R"({"M": 5, "A": [], "b": [], "Q": [1]})", "M", "array");
+  expect_field(R"({"M": [], "A": [], "b": [], "Q": []})", "M", "n ≥ 1");
+  expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": [[1]]})", "Q[0]", "array");
+  expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": [1], "name": 3})", "name", "string");
+  expect_field(R"({"M": [[[[[[[[[[1]]]]]]]]]], "A": [], "b": [], "Q": [1]})", "document", "nested deeper");
+}
+
+}  // namespace
+}  // namespace femc
