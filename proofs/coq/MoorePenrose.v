@@ -8,7 +8,7 @@
 (* [is_pinv X Xp]; existence ([pinv_exists]) and uniqueness                 *)
 (* ([pinv_unique]) are proved too, so the hypothesis is never vacuous.      *)
 (*                                                                           *)
-(* Claim IDs refer to /work/shared/CLAIMS.md.                                *)
+(* Claim IDs refer to ../shared/CLAIMS.md (beside the repository).          *)
 (* ========================================================================= *)
 
 From mathcomp Require Import all_ssreflect all_algebra.

@@ -1,0 +1,32 @@
+# The two commands of the README. Both install what is missing (Debian
+# packages), configure and build with CMake presets.
+#   make report   build, then solve the bundled example systems at every precision
+#   make test     build, then run the whole ctest suite (unit, proof, ...)
+#   make asan     the same suite under AddressSanitizer + UBSan (CI runs it too)
+JOBS ?= 2
+FEMC := build/release/lib/femc
+
+.PHONY: all deps build report test asan clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release -j $(JOBS)
+
+report: build
+	@scripts/solve-examples.sh $(FEMC) examples reports/examples
+
+test: build
+	@ctest --preset release
+
+asan: deps
+	@cmake --preset asan >/dev/null
+	@cmake --build --preset asan -j $(JOBS)
+	@ctest --preset asan
+
+clean:
+	rm -rf build

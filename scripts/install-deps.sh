@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages femc builds and tests with, when missing.
+# Nothing else is fetched: every dependency is a Debian package.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkg-config make
+  libeigen3-dev libboost1.81-dev libmpfr-dev libgmp-dev libmpfrc++-dev libqd-dev
+  nlohmann-json3-dev libcli11-dev
+  libgtest-dev librapidcheck-dev libbenchmark-dev
+  coq libcoq-mathcomp-algebra
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "femc: installing missing Debian packages: ${missing[*]}" >&2
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2

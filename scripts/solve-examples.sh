@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Solves every bundled example system with every method at every precision
+# and writes the results to OUT/<example>.<precision>.<method>.json, with a
+# summary table on stdout. Usage: solve-examples.sh FEMC EXAMPLES_DIR OUT_DIR
+set -euo pipefail
+femc=$1 examples=$2 out=$3
+mkdir -p "$out"
+printf '%-24s %-12s %-10s %s\n' system precision method "qdd[0]"
+for sys in "$examples"/*.json; do
+  name=$(basename "$sys" .json)
+  for precision in exact double long-double float128 113 256; do
+    if [ "$precision" = exact ]; then methods=exact; else methods="literal cod kkt nullspace"; fi
+    for method in $methods; do
+      file="$out/$name.$precision.$method.json"
+      if "$femc" solve "$sys" --precision "$precision" --method "$method" -o "$file" 2>"$out/.err"; then
+        q=$(sed -n '/"qdd"/,/]/p' "$file" | sed -n 2p | tr -d ' ",')
+        printf '%-24s %-12s %-10s %s\n' "$name" "$precision" "$method" "$q"
+      else
+        printf '%-24s %-12s %-10s %s\n' "$name" "$precision" "$method" "refused: $(cat "$out/.err")"
+      fi
+    done
+  done
+done
+rm -f "$out/.err"
