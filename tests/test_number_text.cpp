@@ -8,6 +8,7 @@
 #include "femc/scalar/float128.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/number_text.hpp"
+#include "femc/scalar/qd.hpp"
 #include "femc/scalar/rational.hpp"
 
 namespace femc {
@@ -70,11 +71,22 @@ TEST(NumberText, FormatReadsBackToTheSameValue) {
     expect_roundtrip(ScalarTraits<long double>::parse(t));
     expect_roundtrip(ScalarTraits<float128>::parse(t));
     expect_roundtrip(ScalarTraits<rational>::parse(t));
+    expect_roundtrip(ScalarTraits<double_double>::parse(t));
+    expect_roundtrip(ScalarTraits<quad_double>::parse(t));
     for (long bits : {53L, 113L, 256L, 1000L}) {
       MpfrPrecision p(bits);
       expect_roundtrip(ScalarTraits<mpfr_real>::parse(t));
     }
   }
+}
+
+TEST(NumberText, DoubleDoubleAndQuadDoubleHoldMoreThanADouble) {
+  double_double x = ScalarTraits<double_double>::parse("0.1");
+  EXPECT_NE(x.x[1], 0.0);  // the tail carries the bits of 1/10 beyond the double
+  EXPECT_EQ(x.x[0], 0.1);
+  quad_double y = ScalarTraits<quad_double>::parse("1/3");
+  EXPECT_NE(y.x[3], 0.0);
+  EXPECT_THROW(ScalarTraits<double_double>::parse("1e400"), NumberError);
 }
 
 TEST(NumberText, PrecisionOutOfRangeIsRejected) {

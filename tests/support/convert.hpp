@@ -6,6 +6,7 @@
 #include <Eigen/SVD>
 #include <optional>
 
+#include "femc/scalar/builtin.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/rational.hpp"
 #include "femc/system.hpp"

@@ -10,7 +10,7 @@
 // precision) throws MethodError rather than returning NaN or Inf.
 //
 // Explicit instantiations (src/) exist for double, long double, float128,
-// dd_real, qd_real, mpfr_real (methods literal, cod, kkt, nullspace) and
+// double_double, quad_double, mpfr_real (methods literal, cod, kkt, nullspace) and
 // rational (method exact). Include the scalar's header from femc/scalar/.
 #include "femc/options.hpp"
 #include "femc/solution.hpp"

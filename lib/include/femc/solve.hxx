@@ -25,7 +25,11 @@ bool all_finite(const Solution<S>& s) {
          Eigen::numext::isfinite(s.delta_norm_sq);
 }
 
-// Warnings that tell a user when to distrust the digits of a result.
+// Warnings that tell a user when to distrust the digits of a result. A kept
+// magnitude within a factor 100 of the cut could have been dropped by a
+// slightly different tolerance (the pseudoinverse is discontinuous there);
+// dropped magnitudes are at most τ·d₁ by definition, of the order of the
+// rounding errors of an exactly rank-deficient matrix, and not warned about.
 template <class S>
 void add_warnings(Diagnostics<S>& d) {
   const S u = unit_roundoff<S>();
@@ -34,9 +38,6 @@ void add_warnings(Diagnostics<S>& d) {
   if (r.rank > 0 && r.smallest_kept <= margin * r.tol * r.largest)
     d.warnings.push_back("rank decision is close to the tolerance: the smallest kept magnitude is " +
                          ScalarTraits<S>::format(S(r.smallest_kept / r.largest)) + " of the largest");
-  if (r.largest_dropped > S(0) && r.largest_dropped * margin > r.tol * r.largest)
-    d.warnings.push_back("rank decision is close to the tolerance: the largest dropped magnitude is " +
-                         ScalarTraits<S>::format(S(r.largest_dropped / r.largest)) + " of the largest");
   if (d.kappa_M && *d.kappa_M * u > S(1) / S(1000))
     d.warnings.push_back("M is ill-conditioned at this precision: kappa_M·u = " +
                          ScalarTraits<S>::format(S(*d.kappa_M * u)));

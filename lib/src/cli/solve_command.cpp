@@ -19,6 +19,7 @@
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/float128.hpp"
 #include "femc/scalar/mpfr.hpp"
+#include "femc/scalar/qd.hpp"
 #include "femc/scalar/rational.hpp"
 #include "femc/solve.hpp"
 
@@ -102,6 +103,8 @@ std::string run(const SolveArgs& a) {
   if (p == "double") return solve_at<double>(text, method, a.rank_tol);
   if (p == "long-double") return solve_at<long double>(text, method, a.rank_tol);
   if (p == "float128") return solve_at<float128>(text, method, a.rank_tol);
+  if (p == "dd") return solve_at<double_double>(text, method, a.rank_tol);
+  if (p == "qd") return solve_at<quad_double>(text, method, a.rank_tol);
   if (!p.empty() && p.size() <= 6 && p.find_first_not_of("0123456789") == std::string::npos) {
     long bits = std::stol(p);
     if (bits < kMinMpfrBits || bits > kMaxMpfrBits)
@@ -111,7 +114,7 @@ std::string run(const SolveArgs& a) {
     return solve_at<mpfr_real>(text, method, a.rank_tol);
   }
   throw InputError("precision", "unknown precision '" + p.substr(0, 40) +
-                                    "' (double, long-double, float128, exact, or MPFR bits 24..65536)");
+                                    "' (double, long-double, float128, dd, qd, exact, or MPFR bits 24..65536)");
 }
 
 }  // namespace
@@ -121,7 +124,7 @@ std::function<int()> add_solve_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("solve", "Solve one system (JSON) for q̈, Qᴺ, Qᵂ, Qᶜ, λ, G_g, ‖δ‖");
   cmd->add_option("system", args->input, "System JSON: M, A, b, Q, optional C, W")->required();
   cmd->add_option("--precision", args->precision,
-                  "double | long-double | float128 | BITS (MPFR) | exact (default double)");
+                  "double | long-double | float128 | dd | qd | BITS (MPFR) | exact (default double)");
   cmd->add_option("--method", args->method, "literal | cod | kkt | nullspace | exact (default cod)");
   cmd->add_option("--rank-tol", args->rank_tol, "relative rank tolerance τ (default max(m,n)·ε)");
   cmd->add_option("-o,--output", args->output, "write the result here (atomically) instead of stdout");

@@ -42,20 +42,20 @@ std::string format_sum(const double* parts, long bits) {
 
 }  // namespace
 
-dd_real ScalarTraits<dd_real>::parse(std::string_view text) {
+double_double ScalarTraits<double_double>::parse(std::string_view text) {
   double p[2];
   split_into_doubles<2>(text, p, "dd");
-  return dd_real(p[0], p[1]);
+  return double_double(dd_real(p[0], p[1]));
 }
 
-std::string ScalarTraits<dd_real>::format(const dd_real& x) { return format_sum<2>(x.x, bits()); }
+std::string ScalarTraits<double_double>::format(const double_double& x) { return format_sum<2>(x.x, bits()); }
 
-qd_real ScalarTraits<qd_real>::parse(std::string_view text) {
+quad_double ScalarTraits<quad_double>::parse(std::string_view text) {
   double p[4];
   split_into_doubles<4>(text, p, "qd");
-  return qd_real(p[0], p[1], p[2], p[3]);
+  return quad_double(qd_real(p[0], p[1], p[2], p[3]));
 }
 
-std::string ScalarTraits<qd_real>::format(const qd_real& x) { return format_sum<4>(x.x, bits()); }
+std::string ScalarTraits<quad_double>::format(const quad_double& x) { return format_sum<4>(x.x, bits()); }
 
 }  // namespace femc

@@ -1,0 +1,34 @@
+#pragma once
+// The two quadratic forms of the General Gauss Principle, evaluated at any z,
+// for tests and studies that check a solution from outside (never used by
+// the methods themselves):
+//   G_g(z) = (z − M⁻¹(Q + C))ᵀ M (z − M⁻¹(Q + C))        001 (10), (25)
+//          = (M z − Q − C)ᵀ M⁻¹ (M z − Q − C)
+//   ‖A z − b‖²_W = (A z − b)ᵀ W (A z − b)               001 (16)
+// G_g is evaluated in its second form through a Cholesky factor (no M⁻¹).
+#include <Eigen/Cholesky>
+
+#include "femc/system.hpp"
+
+namespace femc {
+
+template <class S>
+S gaussian(const System<S>& sys, const Vector<S>& z) {
+  const Vector<S> r = sys.M.template selfadjointView<Eigen::Lower>() * z - sys.Q - sys.C;
+  const Eigen::LLT<Matrix<S>> chol(sys.M);
+  return chol.matrixL().solve(r).squaredNorm();
+}
+
+template <class S>
+S constraint_residual_sq(const System<S>& sys, const Vector<S>& z) {
+  const Vector<S> r = sys.A * z - sys.b;
+  return r.dot(sys.W.template selfadjointView<Eigen::Lower>() * r);
+}
+
+// uᵀ M u, the squared M-norm of a displacement (001 (33), 004 (13)).
+template <class S>
+S m_norm_sq(const System<S>& sys, const Vector<S>& u) {
+  return u.dot(sys.M.template selfadjointView<Eigen::Lower>() * u);
+}
+
+}  // namespace femc
