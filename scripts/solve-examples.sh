@@ -8,7 +8,7 @@ mkdir -p "$out"
 printf '%-24s %-12s %-10s %s\n' system precision method "qdd[0]"
 for sys in "$examples"/*.json; do
   name=$(basename "$sys" .json)
-  for precision in exact double long-double float128 113 256; do
+  for precision in exact double long-double float128 dd qd 113 256; do
     if [ "$precision" = exact ]; then methods=exact; else methods="literal cod kkt nullspace"; fi
     for method in $methods; do
       file="$out/$name.$precision.$method.json"
