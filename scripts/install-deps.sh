@@ -9,6 +9,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev
   libgtest-dev librapidcheck-dev libbenchmark-dev
   coq libcoq-mathcomp-algebra
+  clang libclang-rt-14-dev
 )
 
 missing=()

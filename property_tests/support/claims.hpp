@@ -12,6 +12,8 @@
 // double — a double failure at high κ would be rounding, not the theorem.
 #include <rapidcheck.h>
 
+#include <Eigen/IterativeLinearSolvers>
+
 #include <functional>
 #include <sstream>
 
@@ -90,6 +92,7 @@ template <class S>
 Ctx<S> make_ctx(const Spec& spec) {
   Ctx<S> x;
   x.c = draw_case(spec);
+  RC_LOG() << x.c.describe() << "\n";  // printed with a (shrunk) counterexample only
   RC_TAG(x.c.sys.m() == 0 ? "m=0" : x.c.rank < x.c.sys.m() ? "rank-deficient" : "full row rank");
   x.sys = convert<S>(x.c.sys);
   Options<rational> o;

@@ -20,14 +20,6 @@ rational round_dyadic(const rational& x, long bits) {
   return r;
 }
 
-Index exact_rank(const Matrix<rational>& A) {
-  if (A.size() == 0) return 0;
-  Eigen::FullPivLU<Matrix<rational>> lu;
-  lu.setThreshold(rational(0));
-  lu.compute(A);
-  return lu.rank();
-}
-
 Matrix<rational> null_space_basis_exact(const Matrix<rational>& A) {
   const Index n = A.cols();
   if (A.rows() == 0) return Matrix<rational>::Identity(n, n);

@@ -22,6 +22,7 @@
 
 #include "femc/scalar/rational.hpp"
 #include "femc/system.hpp"
+#include "support/random_systems.hpp"
 
 namespace femc::prop {
 
@@ -57,7 +58,7 @@ rational round_dyadic(const rational& x, long bits = kDyadicBits);
 Matrix<rational> cayley_orthogonal(Index k);               // drawn
 Matrix<rational> spd_with_condition(Index k, const rational& kappa);  // drawn, dyadic, exactly symmetric
 Matrix<rational> null_space_basis_exact(const Matrix<rational>& A);  // n × (n − r), exact
-Index exact_rank(const Matrix<rational>& A);
+using test::exact_rank;
 Vector<rational> draw_integer_vector(Index k, int lo, int hi);
 
 }  // namespace femc::prop

@@ -3,15 +3,14 @@
 #include <Eigen/LU>
 
 namespace femc::test {
-namespace {
+
 Index exact_rank(const Matrix<rational>& X) {
   if (X.size() == 0) return 0;
   Eigen::FullPivLU<Matrix<rational>> lu;
-  lu.setThreshold(rational(0));
+  lu.setThreshold(rational(0));  // every nonzero pivot counts: the exact rank
   lu.compute(X);
   return lu.rank();
 }
-}  // namespace
 
 Matrix<rational> SystemGenerator::rank_r(Index m, Index n, Index r) {
   for (;;) {

@@ -35,6 +35,9 @@ inline constexpr SystemClass kAllClasses[] = {
     SystemClass::FullRowRank,    SystemClass::RankDeficientConsistent, SystemClass::RankDeficientInconsistent,
     SystemClass::Overdetermined, SystemClass::NoConstraints,           SystemClass::ZeroA};
 
+// The exact rank of a rational matrix.
+Index exact_rank(const Matrix<rational>& X);
+
 struct ExactCase {
   System<rational> sys;
   Index rank = 0;  // exact rank of A by construction

@@ -1,7 +1,7 @@
 #pragma once
-// The two quadratic forms of the General Gauss Principle, evaluated at any z,
-// for tests and studies that check a solution from outside (never used by
-// the methods themselves):
+// The two quadratic forms of the General Gauss Principle, evaluated at any z:
+// for tests and studies that check a solution from outside, and for the
+// methods that report ‖δ‖² by evaluating the residual (kkt, nullspace):
 //   G_g(z) = (z − M⁻¹(Q + C))ᵀ M (z − M⁻¹(Q + C))        001 (10), (25)
 //          = (M z − Q − C)ᵀ M⁻¹ (M z − Q − C)
 //   ‖A z − b‖²_W = (A z − b)ᵀ W (A z − b)               001 (16)
@@ -21,6 +21,7 @@ S gaussian(const System<S>& sys, const Vector<S>& z) {
 
 template <class S>
 S constraint_residual_sq(const System<S>& sys, const Vector<S>& z) {
+  if (sys.m() == 0) return S(0);  // (Eigen's self-adjoint product misbehaves on empty operands)
   const Vector<S> r = sys.A * z - sys.b;
   return r.dot(sys.W.template selfadjointView<Eigen::Lower>() * r);
 }

@@ -4,8 +4,9 @@
 
 namespace femc::cli {
 
-// Exit statuses: 0 success, 2 bad input (one line on stderr naming the field),
-// 3 a valid system the chosen method cannot solve, 4 an I/O failure.
+// Exit statuses: 0 success, 2 bad input, a bad option or an unusable input or
+// output path (one line on stderr naming the field), 3 a valid system the
+// chosen method cannot solve, 4 any other failure.
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitMethod = 3;
 inline constexpr int kExitIo = 4;

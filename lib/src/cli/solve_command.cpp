@@ -38,6 +38,7 @@ std::string read_file(const std::string& path) {
   std::error_code ec;
   auto size = std::filesystem::file_size(path, ec);
   if (ec) throw InputError("input", "cannot read '" + path + "': " + ec.message());
+  if (std::filesystem::is_directory(path)) throw InputError("input", "'" + path + "' is a directory");
   if (size > kMaxDocumentBytes)
     throw InputError("input", "'" + path + "' is larger than " + std::to_string(kMaxDocumentBytes >> 20) + " MiB");
   std::ifstream in(path, std::ios::binary);
@@ -66,13 +67,13 @@ void write_atomically(const std::string& path, const std::string& text) {
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
     if (!out || !(out << text) || !out.flush()) {
       std::remove(tmp.c_str());
-      throw std::runtime_error("output: cannot write '" + tmp + "'");
+      throw InputError("output", "cannot write '" + tmp + "'");
     }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::string why = std::strerror(errno);
     std::remove(tmp.c_str());
-    throw std::runtime_error("output: cannot rename to '" + path + "': " + why);
+    throw InputError("output", "cannot rename to '" + path + "': " + why);
   }
 }
 

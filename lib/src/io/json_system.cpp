@@ -11,6 +11,8 @@ namespace {
 using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
 
+constexpr char kNumberMarker = '\x1e';
+
 // A SAX handler that builds a DOM in which every number is kept as its text
 // (so that "0.1" written as a JSON number is read exactly later), with a
 // nesting limit and duplicate-key detection. Errors become InputError.
@@ -23,7 +25,10 @@ class TextDomBuilder : public nlohmann::json_sax<json> {
   bool number_integer(number_integer_t v) override { return put(number(std::to_string(v))); }
   bool number_unsigned(number_unsigned_t v) override { return put(number(std::to_string(v))); }
   bool number_float(number_float_t, const string_t& s) override { return put(number(s)); }
-  bool string(string_t& s) override { return put(json(s)); }
+  bool string(string_t& s) override {
+    if (!s.empty() && s[0] == kNumberMarker) s.insert(0, 1, ' ');  // a string never passes for a number
+    return put(json(std::move(s)));
+  }
   bool binary(binary_t&) override { return put(json(nullptr)); }
   bool start_object(std::size_t) override { return open(json::object()); }
   bool end_object() override { return close(); }
@@ -45,11 +50,14 @@ class TextDomBuilder : public nlohmann::json_sax<json> {
                                      (colon == std::string::npos ? what : what.substr(colon + 2)));
   }
 
-  // Numbers are stored as {"#": text} so that they stay apart from strings.
-  static json number(const std::string& text) { return json{{"#", text}}; }
+  // A number is stored as its text behind a marker byte (U+001E), apart
+  // from strings: a string that starts with that byte is shifted by a space.
+  static json number(const std::string& text) { return json(kNumberMarker + text); }
 
  private:
   bool put(json v) {
+    if (++values_ > kMaxJsonValues)
+      throw InputError("document", "more than " + std::to_string(kMaxJsonValues) + " values");
     if (stack_.empty()) {
       root = std::move(v);
       return true;
@@ -86,12 +94,15 @@ class TextDomBuilder : public nlohmann::json_sax<json> {
 
   std::vector<json*> stack_;
   std::string key_;
+  std::size_t values_ = 0;
 };
 
-bool is_number(const json& v) { return v.is_object() && v.size() == 1 && v.contains("#"); }
+bool is_number(const json& v) {
+  return v.is_string() && !v.get_ref<const std::string&>().empty() && v.get_ref<const std::string&>()[0] == kNumberMarker;
+}
 
 std::string entry_text(const json& v, const std::string& field) {
-  if (is_number(v)) return v["#"].get<std::string>();
+  if (is_number(v)) return v.get_ref<const std::string&>().substr(1);
   if (v.is_string()) {
     std::string s = v.get<std::string>();
     try {
@@ -122,8 +133,8 @@ Index read_matrix(const json& v, const char* name, Index rows, Index cols, std::
   if (!v.is_array()) throw InputError(name, std::string("expected an array of rows, got ") + kind_name(v));
   if (rows >= 0 && static_cast<Index>(v.size()) != rows)
     throw InputError(name, "expected " + std::to_string(rows) + " rows, got " + std::to_string(v.size()));
-  if (static_cast<Index>(v.size()) > kMaxDimension)
-    throw InputError(name, std::to_string(v.size()) + " rows exceed the limit " + std::to_string(kMaxDimension));
+  if (static_cast<Index>(v.size()) > kMaxJsonDimension)
+    throw InputError(name, std::to_string(v.size()) + " rows exceed the limit " + std::to_string(kMaxJsonDimension));
   for (std::size_t i = 0; i < v.size(); ++i) {
     std::string row = std::string(name) + "[" + std::to_string(i) + "]";
     if (!v[i].is_array()) throw InputError(row, std::string("expected a row (array), got ") + kind_name(v[i]));
@@ -156,15 +167,15 @@ SystemText read_system_text(std::string_view text) {
   for (const char* k : {"M", "A", "b", "Q"})
     if (!root.contains(k)) throw InputError(k, "missing");
   for (const char* k : {"name", "description"})
-    if (root.contains(k) && !root[k].is_string()) throw InputError(k, "expected a string");
+    if (root.contains(k) && (!root[k].is_string() || is_number(root[k]))) throw InputError(k, "expected a string");
 
   SystemText t;
   const json& M = root["M"];
   if (!M.is_array()) throw InputError("M", std::string("expected an array of rows, got ") + kind_name(M));
   if (M.empty()) throw InputError("M", "must have at least one row (n ≥ 1)");
   t.n = static_cast<Index>(M.size());
-  if (t.n > kMaxDimension)
-    throw InputError("M", "n = " + std::to_string(t.n) + " exceeds the limit " + std::to_string(kMaxDimension));
+  if (t.n > kMaxJsonDimension)
+    throw InputError("M", "n = " + std::to_string(t.n) + " exceeds the limit " + std::to_string(kMaxJsonDimension));
   read_matrix(M, "M", t.n, t.n, t.M);
   t.m = read_matrix(root["A"], "A", -1, t.n, t.A);
   read_vector(root["b"], "b", t.m, t.b);

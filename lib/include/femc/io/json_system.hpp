@@ -19,9 +19,14 @@
 
 namespace femc {
 
-// Limits checked while reading, before anything is allocated for the system.
+// Limits checked while reading, before anything is allocated for the system:
+// the document's size, its nesting, the rows of M and A (a dense JSON system
+// beyond 2048 coordinates belongs in the C++ API), and the number of values,
+// which bounds the memory of the parsed document (≈ 64 bytes a value).
 inline constexpr std::size_t kMaxDocumentBytes = std::size_t(256) << 20;
 inline constexpr int kMaxJsonDepth = 8;
+inline constexpr Index kMaxJsonDimension = 2048;
+inline constexpr std::size_t kMaxJsonValues = 3 * std::size_t(kMaxJsonDimension) * (kMaxJsonDimension + 1);
 
 // A system as decimal texts, row-major; shapes already checked.
 struct SystemText {

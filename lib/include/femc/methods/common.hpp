@@ -7,12 +7,14 @@
 namespace femc::detail {
 
 // κ₁(M) estimate from a Cholesky factorization (LAPACK-style rcond; the 1-norm
-// condition number, within a factor n of the 2-norm one).
+// condition number, within a factor n of the 2-norm one). When rcond
+// underflows, κ is beyond the range of S: reported as +∞, which the
+// diagnostics turn into a warning.
 template <class S>
 std::optional<S> kappa_from_llt(const Eigen::LLT<Matrix<S>>& llt) {
-  S rc = llt.rcond();
+  const S rc = llt.rcond();
   if (rc > S(0)) return S(S(1) / rc);
-  return std::nullopt;
+  return Eigen::NumTraits<S>::infinity();
 }
 
 // Two right-hand sides as the columns of one matrix (one solve for both).

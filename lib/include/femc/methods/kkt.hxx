@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "femc/errors.hpp"
+#include "femc/gaussian.hpp"
 #include "femc/methods/common.hpp"
 #include "femc/methods/kkt.hpp"
 #include "femc/rank.hpp"
@@ -52,8 +53,7 @@ Solution<S> solve_kkt(const System<S>& sys, const Options<S>& opt) {
   sol.Qc = sol.QN + sol.QW;
   sol.qdd = chol.solve(sys.Q + sol.Qc);
   sol.Gg_min = L.solve(Vector<S>(sol.Qc - sys.C)).squaredNorm();  // (q̈ − M⁻¹(Q+C))ᵀM(…)
-  const Vector<S> r = sys.A * sol.qdd - sys.b;  // 0 up to rounding: full row rank is consistent
-  sol.delta_norm_sq = r.dot(sys.W.template selfadjointView<Eigen::Lower>() * r);
+  sol.delta_norm_sq = constraint_residual_sq(sys, sol.qdd);  // 0 up to rounding: full row rank is consistent
 
   sol.diagnostics.rank = rank;
   sol.diagnostics.kappa_M = detail::kappa_from_llt(chol);

@@ -2,6 +2,7 @@
 #include <Eigen/Cholesky>
 
 #include "femc/decomposition/complete_orthogonal.hpp"
+#include "femc/gaussian.hpp"
 #include "femc/methods/common.hpp"
 #include "femc/methods/nullspace.hpp"
 #include "femc/rank.hpp"
@@ -27,19 +28,23 @@ Solution<S> solve_nullspace(const System<S>& sys, const Options<S>& opt) {
     zp = CompleteOrthogonal<S>(RA, tol).solve(Vector<S>(cholW.matrixU() * sys.b));
   }
 
-  const Matrix<S> MZ = M * Z;
-  const Eigen::LLT<Matrix<S>> reduced(Z.transpose() * MZ);  // ZᵀMZ, SPD
-  const Vector<S> y = reduced.solve(Vector<S>(Z.transpose() * (sys.Q + sys.C - M * zp)));
-  sol.qdd = zp + Z * y;
+  if (Z.cols() > 0) {
+    const Matrix<S> MZ = M * Z;
+    const Eigen::LLT<Matrix<S>> reduced(Z.transpose() * MZ);  // ZᵀMZ, SPD
+    const Vector<S> y = reduced.solve(Vector<S>(Z.transpose() * (sys.Q + sys.C - M * zp)));
+    sol.qdd = zp + Z * y;
+    sol.QW = MZ * reduced.solve(Vector<S>(Z.transpose() * sys.C));
+  } else {  // rank A = n: Z_W = {z_p} (001 Remark 7) and I − B⁺B = 0, so Qᵂ = 0
+    sol.qdd = zp;
+    sol.QW = Vector<S>::Zero(n);
+  }
   sol.Qc = M * sol.qdd - sys.Q;
-  sol.QW = MZ * reduced.solve(Vector<S>(Z.transpose() * sys.C));
   sol.QN = sol.Qc - sol.QW;
   sol.lambda = codA.solve_transposed(sol.QN);
 
   const Eigen::LLT<Matrix<S>> chol(sys.M);
   sol.Gg_min = chol.matrixL().solve(Vector<S>(sol.Qc - sys.C)).squaredNorm();
-  const Vector<S> r = sys.A * sol.qdd - sys.b;
-  sol.delta_norm_sq = r.dot(sys.W.template selfadjointView<Eigen::Lower>() * r);
+  sol.delta_norm_sq = constraint_residual_sq(sys, sol.qdd);
 
   sol.diagnostics.rank = codA.rank();
   sol.diagnostics.kappa_M = detail::kappa_from_llt(chol);

@@ -1,0 +1,51 @@
+// libFuzzer target: the JSON loader and the solve behind it, in double, by
+// every method. Any input may be rejected (InputError) or refused by a
+// method (MethodError); nothing may crash, hang, read out of bounds, or
+// return a non-finite number without an error.
+//
+// Build and run: see fuzz/README.md (clang, -fsanitize=fuzzer,address,undefined).
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "femc/errors.hpp"
+#include "femc/io/json_system.hpp"
+#include "femc/scalar/builtin.hpp"
+#include "femc/scalar/number_text.hpp"
+#include "femc/solve.hpp"
+
+namespace {
+
+bool finite(const femc::Vector<double>& v) { return v.allFinite(); }
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string_view text(reinterpret_cast<const char*>(data), size);
+  femc::SystemText st;
+  try {
+    st = femc::read_system_text(text);
+  } catch (const femc::InputError&) {
+    return 0;
+  }
+  // Keep each run fast: the fuzzer explores the reader and small systems.
+  if (st.n > 12 || st.m > 12) return 0;
+  femc::System<double> sys;
+  try {
+    sys = femc::to_system<double>(st);
+  } catch (const femc::InputError&) {
+    return 0;
+  }
+  for (femc::Method m : {femc::Method::Cod, femc::Method::Literal, femc::Method::Kkt, femc::Method::Nullspace}) {
+    femc::Options<double> opt;
+    opt.method = m;
+    try {
+      const femc::Solution<double> s = femc::solve(sys, opt);
+      if (!finite(s.qdd) || !finite(s.QN) || !finite(s.QW) || !finite(s.Qc) || !finite(s.lambda)) std::abort();
+    } catch (const femc::InputError&) {
+    } catch (const femc::MethodError&) {
+    }
+  }
+  return 0;
+}
