@@ -84,6 +84,7 @@ class CompleteOrthogonal {
   // columns of the second QR's Q.
   Matrix<S> null_space_basis() const {
     const Index r = rank_.rank;
+    if (r == n_) return Matrix<S>(n_, 0);  // no block of an empty matrix (UBSan: offset on null data)
     Matrix<S> E = Matrix<S>::Zero(n_, n_ - r);
     E.bottomRows(n_ - r).setIdentity();
     if (r == 0) return E;
