@@ -39,12 +39,6 @@ struct PrecisionScope {  // 256-bit MPFR for mpfr_real; nothing for the others
 };
 
 template <class S>
-double as_double(const S& x) {
-  if constexpr (std::is_same_v<S, mpfr_real>) return x.toDouble();
-  else return static_cast<double>(x);
-}
-
-template <class S>
 double abs_diff(const S& x, const rational& ref) {
   using std::abs;
   return as_double(S(abs(S(x - convert<S>(ref)))));

@@ -17,6 +17,7 @@
 #include "femc/systems/particle_with_coulomb_friction.hpp"
 #include "femc/systems/skew_constraint_particle.hpp"
 #include "femc/systems/spherical_pendulum.hpp"
+#include "support/convert.hpp"
 
 namespace femc {
 namespace {
@@ -29,10 +30,7 @@ class SeedSystems : public ::testing::Test {
     if constexpr (std::is_same_v<S, mpfr_real>) bits.emplace(256);
   }
   static S num(const char* text) { return ScalarTraits<S>::parse(text); }
-  static double dbl(const S& x) {
-    if constexpr (std::is_same_v<S, mpfr_real>) return x.toDouble();
-    else return static_cast<double>(x);
-  }
+  static double dbl(const S& x) { return test::as_double(x); }
   // |a − b|∞ ≤ 64·u·(1 + |b|∞)
   static void expect_close(const Vector<S>& a, const Vector<S>& b, const char* what) {
     using std::abs;

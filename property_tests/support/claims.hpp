@@ -42,8 +42,7 @@ Solver<S> femc_solver(Method m = Method::Cod) {
 
 template <class S>
 double dbl(const S& x) {
-  if constexpr (std::is_same_v<S, mpfr::mpreal>) return x.toDouble();
-  else return static_cast<double>(x);
+  return test::as_double(x);
 }
 
 inline double inf_norm(const Vector<rational>& v) {
