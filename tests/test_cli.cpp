@@ -49,7 +49,7 @@ double rel_diff(const std::string& x, const std::string& ref) {
   rational r = ScalarTraits<rational>::parse(ref);
   mpfr_real b;
   mpfr_set_q(b.mpfr_ptr(), r.backend().data(), MPFR_RNDN);
-  return (abs(a - b) / (1 + abs(b))).toDouble();
+  return static_cast<double>(abs(a - b) / (1 + abs(b)));
 }
 
 TEST(Cli, ReproducesExactOnARankDeficientInconsistentWeightedSystem) {

@@ -40,11 +40,10 @@ System<S> convert(const System<rational>& s) {
 inline double to_double(const rational& x) { return x.convert_to<double>(); }
 
 // Any scalar of femc as a double, for reporting and for bounds (which need
-// one or two digits): mpreal converts by a member, the others by a cast.
+// one or two digits); every type has an explicit conversion.
 template <class S>
 double as_double(const S& x) {
-  if constexpr (std::is_same_v<S, mpfr_real>) return x.toDouble();
-  else return static_cast<double>(x);
+  return static_cast<double>(x);
 }
 
 // κ₂ of the data, to one or two digits (computed in double; enough for a bound).
