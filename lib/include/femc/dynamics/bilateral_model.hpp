@@ -1,0 +1,83 @@
+#pragma once
+// A Model (model.hpp) for systems with equality constraints: each state is
+// one FEMC problem M q̈ = Q + Qᶜ, A q̈ = b, solved by femc::solve.
+//
+// The system type Sys provides (see systems/ for examples)
+//   System<S> at(q, q̇)            M, A, b, Q and the non-ideal C
+//   Matrix<S> mass(q),  S potential(q)
+//   Vector<S> constraint(q)        φ with φ̈ = A q̈ − b (0 on non-holonomic rows)
+//   Vector<S> constraint_rate(q, q̇)  φ̇ (or ψ = A q̇ − c on velocity-level rows)
+// Baumgarte: b ← b − 2α φ̇ − β² φ.
+// Extras per step: the rank of A the solver decided, and its gap
+// (smallest kept / largest dropped magnitude), for the redundant linkages.
+//
+// Drift-aware rank (redundant constraints). On the constraint manifold a
+// permanently redundant A has σ_min = 0 exactly; at a drifted state q + δq
+// Weyl's inequality gives σ_min(A(q + δq)) ≤ ‖∂A/∂q‖·‖δq‖, and the normal
+// drift is ‖δq‖ ≲ ‖φ‖/σ_r (σ_r the smallest nonzero singular value). So a
+// singular value below c·‖φ‖ cannot be told from drift; with
+// drift_rank_factor = c > 0 the relative rank tolerance becomes
+//   τ = max(τ_base, c·‖φ‖∞ / ‖A‖_F),
+// c to be chosen above ‖∂A/∂q‖/σ_r (≈ 1–3 for the built-in linkage; its
+// default c = 10³ leaves a safety factor of a few hundred).
+#include <functional>
+#include <utility>
+
+#include "femc/dynamics/model.hpp"
+#include "femc/rank.hpp"
+#include "femc/solve.hpp"
+
+namespace femc::dynamics {
+
+template <class S, class Sys>
+class BilateralModel : public Model<S> {
+ public:
+  BilateralModel(std::string name, Sys sys, std::vector<std::string> coordinates, Options<S> options = {})
+      : name_(std::move(name)), sys_(std::move(sys)), coordinates_(std::move(coordinates)),
+        options_(std::move(options)) {}
+
+  S drift_rank_factor = S(0);  // 0: off (see the header comment)
+
+  std::string name() const override { return name_; }
+  std::vector<std::string> coordinate_names() const override { return coordinates_; }
+  std::vector<std::string> extra_names() const override { return {"rank_A", "rank_gap"}; }
+  const Sys& system() const { return sys_; }
+
+  Matrix<S> mass(const Vector<S>& q) const override { return sys_.mass(q); }
+  S potential(const Vector<S>& q) const override { return sys_.potential(q); }
+
+  Forces<S> forces(const Vector<S>& q, const Vector<S>& qd, const S&, const Baumgarte<S>& stab) const override {
+    System<S> s = sys_.at(q, qd);
+    if (stab.active())
+      s.b -= S(2) * stab.alpha * sys_.constraint_rate(q, qd) + stab.beta * stab.beta * sys_.constraint(q);
+    Options<S> opt = options_;
+    if (drift_rank_factor > S(0)) {
+      const Vector<S> phi = sys_.constraint(q);
+      S drift(0);
+      for (Index i = 0; i < phi.size(); ++i) drift = std::max<S>(drift, phi(i) < S(0) ? S(-phi(i)) : phi(i));
+      const S base = opt.rank_tol ? *opt.rank_tol : default_rank_tolerance<S>(s.A.rows(), s.A.cols());
+      const S norm = s.A.norm();
+      if (norm > S(0)) opt.rank_tol = std::max<S>(base, drift_rank_factor * drift / norm);
+    }
+    const Solution<S> sol = solve(s, opt);
+    Forces<S> f;
+    f.qdd = sol.qdd;
+    f.ideal = sol.QN;
+    f.nonideal = sol.QW;
+    const auto& r = sol.diagnostics.rank;
+    f.extras = {S(r.rank), r.largest_dropped > S(0) ? S(r.smallest_kept / r.largest_dropped) : S(0)};
+    return f;
+  }
+  Vector<S> position_violation(const Vector<S>& q, const S&) const override { return sys_.constraint(q); }
+  Vector<S> velocity_violation(const Vector<S>& q, const Vector<S>& qd, const S&) const override {
+    return sys_.constraint_rate(q, qd);
+  }
+
+ private:
+  std::string name_;
+  Sys sys_;
+  std::vector<std::string> coordinates_;
+  Options<S> options_;
+};
+
+}  // namespace femc::dynamics

@@ -1,0 +1,75 @@
+#pragma once
+// A mechanical system to integrate: what the trajectory code (simulate.hpp)
+// asks of it at one state (q, q̇, t).
+//
+// Energy bookkeeping. With E = ½ q̇ᵀM q̇ + V(q) and Q = −∇V + (forces that
+// the model reports as non-ideal), the equations M q̈ = Q + Qᴺ + Qᵂ give
+//   dE/dt = q̇ᵀ Qᴺ + q̇ᵀ Qᵂ.
+// The ideal part does no work along the motion of a scleronomic system
+// (q̇ᵀQᴺ = 0 when A q̇ = 0), so E(t) − E(0) − ∫ q̇ᵀQᵂ dt = 0; the integrals of
+// both powers are carried as two extra states, so the check measures the
+// integrator's error, not a quadrature's.
+#include <string>
+#include <vector>
+
+#include "femc/linalg.hpp"
+
+namespace femc::dynamics {
+
+// Baumgarte stabilization (1972): the acceleration-level constraint
+// φ̈ = 0 is replaced by φ̈ + 2α φ̇ + β² φ = 0 (α = β = 0: none).
+template <class S>
+struct Baumgarte {
+  S alpha = S(0);
+  S beta = S(0);
+  bool active() const { return alpha != S(0) || beta != S(0); }
+};
+
+template <class S>
+struct Forces {
+  Vector<S> qdd;
+  Vector<S> ideal;     // Qᴺ (bilateral) or W_Nᵀλ (contact normal forces)
+  Vector<S> nonideal;  // Qᵂ (friction, the work-doing part)
+  std::vector<S> extras;  // model-specific columns (extra_names())
+};
+
+// Thrown when the model cannot continue (a Painlevé state, a contact the
+// model does not include, a sticking state it does not resolve). The
+// simulation stops there and reports the message; it never guesses.
+class ModelStop : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+template <class S>
+class Model {
+ public:
+  virtual ~Model() = default;
+  virtual std::string name() const = 0;
+  virtual std::vector<std::string> coordinate_names() const = 0;
+  Index dof() const { return Index(coordinate_names().size()); }
+  virtual std::vector<std::string> extra_names() const { return {}; }
+
+  virtual Matrix<S> mass(const Vector<S>& q) const = 0;
+  virtual S potential(const Vector<S>& q) const = 0;
+  virtual Forces<S> forces(const Vector<S>& q, const Vector<S>& qd, const S& t,
+                           const Baumgarte<S>& stab) const = 0;
+  // Constraint violation at position and velocity level (for contacts: the
+  // penetration and the approach speed of closed contacts).
+  virtual Vector<S> position_violation(const Vector<S>& q, const S& t) const = 0;
+  virtual Vector<S> velocity_violation(const Vector<S>& q, const Vector<S>& qd, const S& t) const = 0;
+
+  // Unilateral models: gaps g_N(q) (empty for bilateral ones) and the
+  // velocity jump of an impact at a state where some gap closes.
+  virtual Vector<S> gaps(const Vector<S>&) const { return {}; }
+  virtual Vector<S> gap_rates(const Vector<S>&, const Vector<S>&) const { return {}; }
+  virtual Vector<S> impact(const Vector<S>&, const Vector<S>& qd) const { return qd; }
+  // Called on every accepted state (not on the trial stages of a step):
+  // throws ModelStop when the state leaves what the model describes.
+  virtual void check_state(const Vector<S>&) const {}
+
+  S kinetic(const Vector<S>& q, const Vector<S>& qd) const { return qd.dot(mass(q) * qd) / S(2); }
+  S energy(const Vector<S>& q, const Vector<S>& qd) const { return kinetic(q, qd) + potential(q); }
+};
+
+}  // namespace femc::dynamics
