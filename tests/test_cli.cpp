@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -128,6 +129,77 @@ TEST(Cli, KktOnRankDeficientConstraintsIsAnErrorNotAWrongAnswer) {
   EXPECT_EQ(r.status, 3);
   EXPECT_TRUE(r.out.empty());
   EXPECT_NE(r.err.find("full row rank"), std::string::npos) << r.err;
+}
+
+// `femc simulate` (issue: trajectories). Y4 with 003's data: a CSV with one
+// row per record (0, 0.01, …, 0.7: 71 rows) and a JSON summary; the bars fly,
+// land (the first impact, both feet at once by symmetry) and slide.
+TEST(CliSimulate, TwoBarsWritesCsvAndSummary) {
+  const fs::path csv = fs::temp_directory_path() / ("femc_y4_" + std::to_string(::getpid()) + ".csv");
+  CliRun r = femc("simulate two-bars -o " + csv.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["completed"], true);
+  EXPECT_EQ(summary["precision"], "double");
+  ASSERT_GE(summary["events"].size(), 1u);
+  EXPECT_EQ(summary["events"][0]["what"], "impact");
+  EXPECT_NEAR(summary["events"][0]["t"].get<double>(), 0.505, 0.01);
+  EXPECT_LT(summary["max_abs_balance"].get<double>(), 1e-6);
+  std::istringstream lines(slurp(csv));
+  std::string header, line;
+  std::getline(lines, header);
+  EXPECT_EQ(header.rfind("t,x,y,theta1,theta2,dx,dy,dtheta1,dtheta2,energy,", 0), 0u) << header;
+  EXPECT_NE(header.find("normal_force_A,normal_force_C"), std::string::npos);
+  int rows = 0;
+  while (std::getline(lines, line)) ++rows;
+  EXPECT_EQ(rows, 71);
+  fs::remove(csv);
+}
+
+// The same run at double and at 128 bits agrees to the integrator tolerance
+// (10⁻¹⁰ per step; 10⁻⁷ on the final state leaves room for ≈ 200 steps).
+TEST(CliSimulate, PrecisionsAgreeToTheTolerance) {
+  CliRun d = femc("simulate sliding-bar");
+  CliRun m = femc("simulate sliding-bar --precision 128");
+  ASSERT_EQ(d.status, 0) << d.err;
+  ASSERT_EQ(m.status, 0) << m.err;
+  auto last = [](const std::string& csv) {
+    std::istringstream in(csv);
+    std::string line, prev;
+    while (std::getline(in, line)) prev = line;
+    std::vector<double> v;
+    std::istringstream row(prev);
+    std::string cell;
+    while (std::getline(row, cell, ',')) v.push_back(std::stod(cell));
+    return v;
+  };
+  const auto a = last(d.out), b = last(m.out);
+  ASSERT_EQ(a.size(), b.size());
+  for (std::size_t i = 0; i < 7; ++i) EXPECT_NEAR(a[i], b[i], 1e-7) << "column " << i;
+}
+
+// A run the model ends early (the hinge of Y4 reaches the ground at ≈ 0.74 s)
+// exits 3, with the reason in the summary and the CSV up to there.
+TEST(CliSimulate, EarlyStopExitsThreeWithTheReason) {
+  CliRun r = femc("simulate two-bars --t-end 2");
+  EXPECT_EQ(r.status, 3);
+  EXPECT_NE(r.err.find("hinge B reached the ground"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("\n0.7"), std::string::npos) << "records up to the stop";
+}
+
+TEST(CliSimulate, BadOptionsExitTwoWithOneLineAndNoOutput) {
+  const fs::path csv = fs::temp_directory_path() / ("femc_bad_" + std::to_string(::getpid()) + ".csv");
+  for (const char* args : {"nosuch", "two-bars --t-end -1", "two-bars --dt 0", "two-bars --dt 5",
+                           "two-bars --tol abc", "two-bars --tol 1e-30", "two-bars --precision 7",
+                           "two-bars --precision dd", "two-bars --stepper euler", "two-bars --baumgarte 1",
+                           "two-bars --baumgarte -1,2", "two-bars --contact-model xyz", "two-bars --contact-tol 0",
+                           "two-bars --t-end 1e9 --dt 1e-9", ""}) {
+    CliRun r = femc(std::string("simulate ") + args + " -o " + csv.string());
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << args;
+    EXPECT_FALSE(fs::exists(csv)) << args;
+  }
 }
 
 }  // namespace

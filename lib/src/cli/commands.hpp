@@ -6,12 +6,15 @@ namespace femc::cli {
 
 // Exit statuses: 0 success, 2 bad input, a bad option or an unusable input or
 // output path (one line on stderr naming the field), 3 a valid system the
-// chosen method cannot solve, 4 any other failure.
+// chosen method cannot solve (or a simulation the model stopped early),
+// 4 any other failure.
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitMethod = 3;
 inline constexpr int kExitIo = 4;
 
 // Registers `femc solve` on app; the returned callback runs it.
 std::function<int()> add_solve_command(CLI::App& app);
+// Registers `femc simulate`.
+std::function<int()> add_simulate_command(CLI::App& app);
 
 }  // namespace femc::cli

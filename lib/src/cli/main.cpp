@@ -7,6 +7,7 @@ int main(int argc, char** argv) {
   CLI::App app{"femc: constrained motion by the General Gauss Principle, at any precision"};
   app.require_subcommand(1);
   auto run_solve = femc::cli::add_solve_command(app);
+  auto run_simulate = femc::cli::add_simulate_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -18,5 +19,6 @@ int main(int argc, char** argv) {
     return femc::cli::kExitBadInput;
   }
   if (app.got_subcommand("solve")) return run_solve();
+  if (app.got_subcommand("simulate")) return run_simulate();
   return 0;
 }

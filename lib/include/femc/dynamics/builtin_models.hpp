@@ -154,7 +154,7 @@ BuiltinModel<S> make_builtin_model(const std::string& name,
     b.q0 << S(0), sys.l * sin(th), th;
     b.qd0 = Vector<S>(3);
     b.qd0 << S(-1), S(0), S(0);
-    b.defaults.t_end = S(1);
+    b.defaults.t_end = S(7) / S(20);  // end B reaches the ground at t ≈ 0.39
     b.description = "Y3, 003 Example 4.1: sliding bar, m = 1, l = 1, mu = 0.5, g = 9.81";
   } else if (name == "two-bars") {
     // 003 Example 4.2's data: m = 2 kg, l = 2 m, μ = 0.2, θ₁ = θ₂ = π/4,
@@ -173,7 +173,7 @@ BuiltinModel<S> make_builtin_model(const std::string& name,
     b.q0 << sys.l * sin(q4), sys.l * sin(q4), q4, q4;
     b.qd0 = Vector<S>(4);
     b.qd0 << S(-1), S(1), S(-1) / S(10), S(1) / S(10);
-    b.defaults.t_end = S(2);
+    b.defaults.t_end = S(7) / S(10);  // the hinge reaches the ground at t ≈ 0.74
     b.description = "Y4, 003 Example 4.2: two hinged bars, m = 2, l = 2, mu = 0.2, g = 9.8";
   } else {
     std::string list;

@@ -18,6 +18,7 @@
 // there and its kinetic-energy change is booked as impact work.
 // A ModelStop (Painlevé state, unmodelled contact) ends the run early with
 // the reason recorded; the trajectory up to it is kept.
+#include "femc/dynamics/odeint_multiprecision.hpp"  // before odeint.hpp
 #include <boost/numeric/odeint.hpp>
 #include <optional>
 #include <string>
@@ -186,12 +187,14 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
   S t(0);
   long next_record = 0;
   auto record_time = [&](long k) { return S(k) * opt.dt; };
+  // The last record is at t_end when t_end is a multiple of dt up to rounding.
+  const S t_last = opt.t_end * (S(1) + S(4) * unit_roundoff<S>());
   try {
     record(x, t);
     ++next_record;
     if (opt.stepper == Stepper::Rk4) {
       odeint::runge_kutta4<State, S, State, S> stepper;
-      while (record_time(next_record) <= opt.t_end * (S(1) + unit_roundoff<S>() * S(4))) {
+      while (record_time(next_record) <= t_last) {
         if (traj.steps >= opt.max_steps) throw ModelStop("step limit reached");
         const S t1 = record_time(next_record);
         State x1 = x;
@@ -230,7 +233,7 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
       auto stepper = odeint::make_dense_output(opt.abs_tol, opt.rel_tol, opt.dt,
                                                odeint::runge_kutta_dopri5<State, S, State, S>());
       stepper.initialize(x, t, opt.dt);
-      while (stepper.current_time() < opt.t_end) {
+      while (record_time(next_record) <= t_last) {
         if (traj.steps >= opt.max_steps) throw ModelStop("step limit reached");
         const auto [t0, t1] = stepper.do_step(rhs);
         ++traj.steps;
@@ -255,7 +258,7 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
             }
           }
           // Records up to the impact come from the dense output.
-          while (record_time(next_record) <= te && record_time(next_record) <= opt.t_end) {
+          while (record_time(next_record) <= te && record_time(next_record) <= t_last) {
             State xr(x1.size());
             stepper.calc_state(record_time(next_record), xr);
             record(xr, record_time(next_record));
@@ -265,7 +268,7 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
           stepper.initialize(xe, te, opt.dt);
           continue;
         }
-        while (record_time(next_record) <= t1 && record_time(next_record) <= opt.t_end) {
+        while (record_time(next_record) <= t1 && record_time(next_record) <= t_last) {
           State xr(x1.size());
           stepper.calc_state(record_time(next_record), xr);
           record(xr, record_time(next_record));

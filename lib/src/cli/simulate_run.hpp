@@ -1,0 +1,30 @@
+#pragma once
+// `femc simulate`: the options as text, and the run at one scalar type.
+// simulate_run.hxx holds the body; simulate_<type>.cpp instantiate it, one
+// translation unit per type (Odeint + Eigen in multiprecision compile slowly).
+#include <string>
+
+namespace femc::cli {
+
+struct SimulateArgs {
+  std::string system;
+  std::string precision = "double";
+  std::string t_end, dt, tol;  // empty: the system's defaults
+  std::string stepper = "dopri5";
+  std::string baumgarte;       // "alpha,beta"
+  std::string contact_model = "qp";
+  std::string contact_tol;
+  std::string output;
+};
+
+struct SimulateOutput {
+  std::string csv;      // header + one row per record
+  std::string summary;  // JSON: settings, completion, stop reason, maxima, events
+  bool completed = false;
+};
+
+// Throws InputError naming the option for bad values.
+template <class S>
+SimulateOutput simulate_builtin(const SimulateArgs& args, const std::string& precision_name);
+
+}  // namespace femc::cli
