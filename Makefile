@@ -1,6 +1,7 @@
 # The two commands of the README. Both install what is missing (Debian
 # packages), configure and build with CMake presets.
 #   make report   build, then solve the bundled example systems at every precision
+#                 and integrate the built-in systems (reports/trajectories/)
 #   make test     build, then run the whole ctest suite (unit, proof, ...)
 #   make asan     the same suite under AddressSanitizer + UBSan (CI runs it too)
 JOBS ?= 2
@@ -19,6 +20,7 @@ build: deps
 
 report: build
 	@scripts/solve-examples.sh $(FEMC) examples reports/examples
+	@scripts/simulate-seed-systems.sh $(FEMC) reports/trajectories
 
 test: build
 	@ctest --preset release

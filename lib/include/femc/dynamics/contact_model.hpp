@@ -7,7 +7,9 @@
 // both on g̈_N = A λ + B (contact/unilateral_problem.hpp), and the other one
 // is solved too, for the record (extra column `qp_minus_lcp`).
 //
-// A contact is closed when g_N ≤ gap_tolerance and ġ_N ≤ speed_tolerance.
+// A contact is closed when g_N ≤ gap_tolerance and |ġ_N| ≤ speed_tolerance;
+// one that approaches faster is about to impact (simulate.hpp locates the
+// crossing) and exerts no force before it.
 // Where a closed contact has a slip speed ≤ speed_tolerance, 003's sliding
 // model does not apply and contact/contact_modes.hpp resolves stick/slip.
 // Any status other than a unique solution (the Painlevé region of Y3, a
@@ -65,7 +67,7 @@ class ContactModel : public Model<S> {
     const Vector<S> gd = sys_.contact_data(q, qd).WN * qd;
     std::vector<Index> closed;
     for (Index i = 0; i < g.size(); ++i)
-      if (g(i) <= gap_tolerance && gd(i) <= speed_tolerance) closed.push_back(i);
+      if (g(i) <= gap_tolerance && gd(i) <= speed_tolerance && gd(i) >= -speed_tolerance) closed.push_back(i);
     return closed;
   }
 

@@ -12,10 +12,12 @@
 // works, the balance, and the position- and velocity-level constraint
 // violations (max norm).
 //
-// Impacts (unilateral models): after a step, a gap below −gap tolerance is
+// Impacts (unilateral models): a gap that crosses zero during a step is
 // located by bisection on the dense output (Dopri5) or on re-taken steps
 // (Rk4) to within [−gap tolerance, 0]; the model's impact map is applied
-// there and its kinetic-energy change is booked as impact work.
+// there and its kinetic-energy change is booked as impact work. A resting
+// contact that drifts below −gap tolerance gets the same map (a velocity
+// projection) where it is found.
 // A ModelStop (Painlevé state, unmodelled contact) ends the run early with
 // the reason recorded; the trajectory up to it is kept.
 #include "femc/dynamics/odeint_multiprecision.hpp"  // before odeint.hpp
@@ -144,24 +146,27 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
     if (r.velocity_violation > traj.max_velocity_violation) traj.max_velocity_violation = r.velocity_violation;
     traj.records.push_back(std::move(r));
   };
-  // The most penetrated gap of x below −tol (−1: none), and whether some
-  // touching contact (gap ≤ tol) approaches faster than tol: both need the
-  // impact map, the first after locating where the gap crossed zero.
+  // A contact event of the step x0 → x1: a gap that was open (> 0) at x0
+  // and is closed (< 0) at x1 — an impact, to be located — or a gap below
+  // −tol at x1 that was already touching at x0 (drift of a resting contact
+  // past the tolerance, projected by the same impact map). Resting contacts
+  // within [−tol, 0] are no event: they stay closed without restarts.
   struct Contact {
-    Index penetrated = -1;
-    bool approaching = false;
+    Index crossing = -1;  // the first to cross, by depth
+    bool drifted = false;
   };
-  auto contact_event = [&](const State& x) {
-    Vector<S> q, qd;
-    detail::unpack(x, n, q, qd);
-    model.check_state(q);
+  auto contact_event = [&](const State& x0, const State& x1) {
+    Vector<S> q0, qd0, q1, qd1;
+    detail::unpack(x0, n, q0, qd0);
+    detail::unpack(x1, n, q1, qd1);
+    model.check_state(q1);
     Contact c;
-    const Vector<S> g = model.gaps(q);
-    if (g.size() == 0) return c;
-    const Vector<S> gd = model.gap_rates(q, qd);
-    for (Index i = 0; i < g.size(); ++i) {
-      if (g(i) < -opt.gap_tolerance && (c.penetrated < 0 || g(i) < g(c.penetrated))) c.penetrated = i;
-      if (g(i) <= opt.gap_tolerance && gd(i) < -opt.gap_tolerance) c.approaching = true;
+    const Vector<S> g1 = model.gaps(q1);
+    if (g1.size() == 0) return c;
+    const Vector<S> g0 = model.gaps(q0);
+    for (Index i = 0; i < g1.size(); ++i) {
+      if (g0(i) > S(0) && g1(i) < S(0) && (c.crossing < 0 || g1(i) < g1(c.crossing))) c.crossing = i;
+      if (g0(i) <= S(0) && g1(i) < -opt.gap_tolerance) c.drifted = true;
     }
     return c;
   };
@@ -200,9 +205,9 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
         State x1 = x;
         stepper.do_step(rhs, x1, t, t1 - t);
         ++traj.steps;
-        const Contact ev = contact_event(x1);
-        const Index i = ev.penetrated;
-        if (i >= 0 && gap_of(x, i) > S(0)) {
+        const Contact ev = contact_event(x, x1);
+        const Index i = ev.crossing;
+        if (i >= 0) {
           // Bisection on re-taken steps from (x, t).
           S lo(0), hi = t1 - t;
           State xm = x;
@@ -220,7 +225,7 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
           apply_impact(x, t);
           continue;  // then on to the same record time from the impact
         }
-        if (i >= 0 || ev.approaching) apply_impact(x1, t1);
+        if (ev.drifted) apply_impact(x1, t1);
         x = x1;
         t = t1;
         record(x, t);
@@ -238,14 +243,14 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
         const auto [t0, t1] = stepper.do_step(rhs);
         ++traj.steps;
         State x1 = stepper.current_state();
-        const Contact ev = contact_event(x1);
-        const Index i = ev.penetrated;
-        if (i >= 0 || ev.approaching) {
-          State x0(x1.size());
-          stepper.calc_state(t0, x0);
+        State x0(x1.size());
+        stepper.calc_state(t0, x0);
+        const Contact ev = contact_event(x0, x1);
+        const Index i = ev.crossing;
+        if (i >= 0 || ev.drifted) {
           S te = t1;
           State xe = x1;
-          if (i >= 0 && gap_of(x0, i) > S(0)) {
+          if (i >= 0) {
             S lo = t0, hi = t1;
             for (int it = 0; it < 200; ++it) {
               const S mid = (lo + hi) / S(2);

@@ -1,0 +1,426 @@
+#!/usr/bin/env python3
+"""Writes reports/performance.md from the Google Benchmark JSON of bench/.
+
+Usage: bench-report.py RESULTS.json OUT.md [--load-after "1.2 0.9 0.8"]
+
+Reads only the JSON (stdlib json), git (commit) and lscpu (machine). Times
+are CPU time per solve (the benchmark thread's; OpenBLAS runs one thread),
+which is less disturbed than wall time by other jobs on the machine.
+"""
+import argparse
+import datetime
+import json
+import subprocess
+from collections import defaultdict
+
+UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+SHAPES = ["10x4", "50x20", "200x80", "1000x400"]
+RANKS = ["full", "deficient"]
+METHODS = ["cod", "kkt", "nullspace", "literal"]
+SCALARS = ["double", "long-double", "float128", "dd", "qd", "mpfr106", "mpfr212", "mpfr256", "exact"]
+BITS_OF = {"mpfr106": 106, "mpfr212": 212, "mpfr256": 256}
+
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "?"
+
+
+def fmt_time(t):
+    if t is None:
+        return "—"
+    for unit, scale in (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6)):
+        if t >= scale:
+            return f"{t / scale:.3g} {unit}"
+    return f"{t / 1e-9:.3g} ns"
+
+
+def fmt_ratio(r):
+    return "—" if r is None else (f"{r:.3g}×")
+
+
+def fmt_count(x):
+    if x is None:
+        return "—"
+    if x >= 1e6:
+        return f"{x / 1e6:.3g} M"
+    if x >= 1e4:
+        return f"{x / 1e3:.3g} k"
+    return f"{x:.4g}"
+
+
+class Results:
+    def __init__(self, data):
+        self.context = data.get("context", {})
+        self.femc = {}      # (scalar, method, rank, shape) -> run
+        self.anchor = {}    # (solver, rank, shape) -> run
+        self.opcost = {}    # (bits, op) -> seconds per op
+        self.opcost_run = {}
+        self.opcount = {}   # (method, rank, shape) -> run
+        self.errors = []
+        for b in data["benchmarks"]:
+            if b.get("run_type", "iteration") != "iteration":
+                continue
+            parts = [p for p in b["name"].split("/") if ":" not in p]
+            if b.get("error_occurred"):
+                self.errors.append((b["name"], b.get("error_message", "")))
+                continue
+            b["t"] = b["cpu_time"] * UNIT[b.get("time_unit", "ns")]
+            b["t_real"] = b["real_time"] * UNIT[b.get("time_unit", "ns")]
+            kind = parts[0]
+            if kind == "femc":
+                self.femc[tuple(parts[1:5])] = b
+            elif kind == "lapacke":
+                self.anchor[tuple(parts[2:5])] = b
+            elif kind == "mpfr_op":
+                self.opcost[(int(parts[1]), parts[2])] = b["t"] / b["ops"]
+                self.opcost_run[(int(parts[1]), parts[2])] = b
+            elif kind == "opcount":
+                self.opcount[tuple(parts[1:4])] = b
+
+    def t(self, scalar, method, rank, shape):
+        b = self.femc.get((scalar, method, rank, shape))
+        return b["t"] if b else None
+
+    def ta(self, solver, rank, shape):
+        b = self.anchor.get((solver, rank, shape))
+        return b["t"] if b else None
+
+    def floor(self, bits, method, rank, shape):
+        """Seconds of MPFR arithmetic alone: counts × unit costs (the cheaper
+        of plain mul + add and fused multiply-add for the paired operations)."""
+        c = self.opcount.get((method, rank, shape))
+        cost = {op: self.opcost.get((bits, op)) for op in ("add", "mul", "fma", "div", "sqrt")}
+        if c is None or None in cost.values():
+            return None
+        rest = c["div"] * cost["div"] + c["sqrt"] * cost["sqrt"]
+        plain = c["add"] * cost["add"] + c["mul"] * cost["mul"] + rest
+        pairs = min(c["add"], c["mul"])
+        fused = pairs * cost["fma"] + (c["add"] - pairs) * cost["add"] + (c["mul"] - pairs) * cost["mul"] + rest
+        return min(plain, fused)
+
+
+def ratio(a, b):
+    return a / b if a is not None and b is not None and b > 0 else None
+
+
+def verdict_at_least(measured, required):
+    """For 'ratio ≥ required'."""
+    if measured is None:
+        return "not measured"
+    if measured >= required:
+        return f"**met** ({measured / required:.2f}× the required ratio)"
+    return f"**missed** by a factor {required / measured:.2f}"
+
+
+def verdict_at_most(measured, limit):
+    """For 'ratio ≤ limit'."""
+    if measured is None:
+        return "not measured"
+    if measured <= limit:
+        return f"**met** ({limit / measured:.2f}× margin)"
+    return f"**missed** by a factor {measured / limit:.2f}"
+
+
+def header(r, args):
+    ctx = r.context
+    commit = sh(["git", "rev-parse", "--short", "HEAD"])
+    dirty = sh(["git", "status", "--porcelain", "--untracked-files=no"])
+    model = "?"
+    for line in sh(["lscpu"]).splitlines():
+        if line.startswith("Model name:"):
+            model = line.split(":", 1)[1].strip()
+    load_before = ctx.get("load_avg", [])
+    lines = [
+        "# femc performance",
+        "",
+        "Generated by `make bench` (bench/, scripts/bench.sh, scripts/bench-report.py) from the Google Benchmark "
+        "JSON `reports/performance.json`. Measurement only: nothing in the library was tuned for these figures.",
+        "",
+        "| | |",
+        "|---|---|",
+        f"| date | {ctx.get('date', datetime.datetime.now().isoformat())} |",
+        f"| commit | {commit}{' (work tree modified)' if dirty else ''} |",
+        f"| machine | {model}, {ctx.get('num_cpus', '?')} cores at {ctx.get('mhz_per_cpu', '?')} MHz (KVM guest) |",
+        f"| compiler | {ctx.get('femc_compiler', '?')}; flags {ctx.get('femc_flags', '?')} |",
+        f"| libraries | Eigen {ctx.get('eigen_version', '?')}, MPFR {ctx.get('mpfr_version', '?')}, "
+        f"GMP {ctx.get('gmp_version', '?')}, OpenBLAS `{ctx.get('openblas_config', '?').strip()}` "
+        f"with {ctx.get('openblas_threads', '?')} thread(s), Google Benchmark ({ctx.get('library_build_type', '?')} build) |",
+        f"| load average | before the run {' '.join(f'{x:.2f}' for x in load_before)}; "
+        f"after {args.load_after or '?'} |",
+        "",
+    ]
+    busy = (load_before and load_before[0] > 0.5) or (args.load_after and float(args.load_after.split()[0]) > 1.5)
+    if busy or args.note:
+        lines += [
+            "> **Noise.** " + (args.note + " " if args.note else "") +
+            ("The load average shows other jobs using the CPU during this run (the suite itself adds 1.0): "
+             "the figures are noisy, by up to tens of percent for the shortest benchmarks." if busy else ""),
+            ""]
+    lines += [
+        "**How to reproduce.** `make bench` (configures build/release with `-DFEMC_BUILD_BENCH=ON`, builds "
+        "`femc_bench`, runs it with `OPENBLAS_NUM_THREADS=1` and writes this file). A subset: "
+        "`build/release/bench/femc_bench --benchmark_filter='femc/double/cod/.*'`. "
+        "Then `python3 scripts/bench-report.py reports/performance.json reports/performance.md`.",
+        "",
+        "Times are CPU time per solve of the benchmark thread, one thread throughout. Each femc benchmark solves "
+        "one fixed system repeatedly after one warm-up solve (rows marked † ran once, cold, because one solve "
+        "takes seconds). Method rows (cod, kkt, nullspace, literal) run with `Options::assume_valid` — the method "
+        "alone, like the LAPACKE anchor; `cod+validate` is the default call of a user, with `validate()`. "
+        "A benchmark repeats until it has run `--benchmark_min_time` (0.2 s), so a solve slower than that is "
+        "timed on a single warm iteration. (Google Benchmark reports Debian's libbenchmark as a debug build: "
+        "that concerns the harness, not the timed code.)",
+        "",
+        "Problems (bench/problems.cpp): M = RᵀR + diag(1..3) with integer R (κ(M) grows like 8n), C = 0, W = I. "
+        "*full*: A has integer entries and full row rank m. *deficient*: A = F·G of integer factors, rank m/2, "
+        "and a generic (inconsistent) b. All data are small integers, held exactly by every scalar type.",
+        "",
+    ]
+    return lines
+
+
+def targets(r):
+    out = ["## Targets", "", "| target | measured | verdict |", "|---|---|---|"]
+    for rank in RANKS:
+        cod = r.t("double", "cod", rank, "200x80")
+        m = ratio(r.ta("dgelsd", rank, "200x80"), cod)
+        out.append(f"| double cod ≥ 2× faster than the dgelsd pipeline, 200×80 {rank} | "
+                   f"dgelsd {fmt_time(r.ta('dgelsd', rank, '200x80'))} / cod {fmt_time(cod)} = {fmt_ratio(m)} | "
+                   f"{verdict_at_least(m, 2.0)} |")
+    for rank in RANKS:
+        cod = r.t("double", "cod", rank, "200x80")
+        m = ratio(r.t("double", "literal", rank, "200x80"), cod)
+        out.append(f"| double cod ≥ 20× faster than literal, 200×80 {rank} | "
+                   f"literal {fmt_time(r.t('double', 'literal', rank, '200x80'))} / cod {fmt_time(cod)} = "
+                   f"{fmt_ratio(m)} | {verdict_at_least(m, 20.0)} |")
+    for rank in RANKS:
+        cod = r.t("double", "cod", rank, "1000x400")
+        m = ratio(r.ta("dgelsy", rank, "1000x400"), cod)
+        out.append(f"| double cod no slower than the dgelsy pipeline, 1000×400 {rank} | "
+                   f"dgelsy {fmt_time(r.ta('dgelsy', rank, '1000x400'))} / cod {fmt_time(cod)} = {fmt_ratio(m)} | "
+                   f"{verdict_at_least(m, 1.0)} |")
+    for rank in RANKS:
+        t = r.t("mpfr256", "cod", rank, "200x80")
+        f = r.floor(256, "cod", rank, "200x80")
+        m = ratio(t, f)
+        out.append(f"| 256-bit MPFR cod ≤ 1.3× its floor, 200×80 {rank} | "
+                   f"{fmt_time(t)} / floor {fmt_time(f)} = {fmt_ratio(m)} | {verdict_at_most(m, 1.3)} |")
+    for scalar in ("double", "mpfr256"):
+        for method in ("cod", "cod+validate"):
+            b = r.femc.get((scalar, method, "full", "200x80"))
+            if not b:
+                continue
+            a = b["allocs"]
+            v = "**met**" if a == 0 else f"**missed**: {a:.4g} allocations per solve"
+            detail = f"{fmt_count(a)} mallocs ({fmt_count(b['alloc_bytes'])} B), {fmt_count(b['news'])} new"
+            if scalar.startswith("mpfr"):
+                detail += f", {fmt_count(b['gmp_allocs'])} via GMP"
+            out.append(f"| zero heap allocations per solve after warm-up, {scalar} {method}, 200×80 full | "
+                       f"{detail} | {v} |")
+    out.append("| dd and qd against MPFR at 106/212 bits | see [dd and qd against MPFR](#dd-and-qd-against-mpfr) | "
+               "reported (no threshold) |")
+    out += ["",
+            "Allocations cannot be zero with the library as it is: `femc::solve` returns a fresh `Solution` "
+            "(five vectors and the diagnostics strings) and every method builds its factorizations and "
+            "intermediates as new Eigen objects; there is no API to pass a reusable workspace. Under MPFR every "
+            "temporary `mpreal` is also an `mpfr_init2`, i.e. a GMP allocation. The figures above measure the "
+            "library as it is; the anchor shows what preallocated workspaces give (0 allocations per solve).",
+            ""]
+    return out
+
+
+def double_table(r):
+    out = ["## double: methods and anchors", "",
+           "Time per solve; in parentheses the time ÷ cod's (below 1 is faster than cod). "
+           "The anchors are LAPACKE/OpenBLAS (dpotrf, dpotrs, dtrsm, dgemv, then dgelsd or dgelsy, dtrsv), "
+           "workspaces preallocated, checked once against cod (column *anchor Δ*: ‖q̈_LAPACK − q̈_cod‖/‖q̈_cod‖).",
+           ""]
+    for rank in RANKS:
+        out += [f"**{rank}**", "", "| shape | cod | cod+validate | kkt | nullspace | literal | dgelsd | dgelsy | anchor Δ (gelsd, gelsy) |",
+                "|---|---|---|---|---|---|---|---|---|"]
+        for shape in SHAPES:
+            cod = r.t("double", "cod", rank, shape)
+            cells = []
+            for method in ("cod", "cod+validate", "kkt", "nullspace", "literal"):
+                t = r.t("double", method, rank, shape)
+                b = r.femc.get(("double", method, rank, shape))
+                mark = "†" if b and not b.get("warm", 1) else ""
+                cells.append("—" if t is None else (fmt_time(t) + mark if method == "cod"
+                                                    else f"{fmt_time(t)}{mark} ({ratio(t, cod):.3g})"))
+            for solver in ("dgelsd", "dgelsy"):
+                t = r.ta(solver, rank, shape)
+                cells.append("—" if t is None else f"{fmt_time(t)} ({ratio(t, cod):.3g})")
+            deltas = [r.anchor.get((s, rank, shape), {}).get("rel_diff_vs_cod") for s in ("dgelsd", "dgelsy")]
+            cells.append(", ".join("—" if d is None else f"{d:.1e}" for d in deltas))
+            out.append(f"| {shape} | " + " | ".join(cells) + " |")
+        out.append("")
+    out += ["The anchor benchmark fails (and shows up under [Restrictions](#restrictions)) when its q̈ differs "
+            "from cod's by more than 1e-8 relative, or its rank (rcond = max(m, n)·ε, femc's default "
+            "tolerance) differs from cod's.", "",
+            f"Context for the comparison: femc is built as configured ({r.context.get('femc_flags', '?')}); with "
+            "FEMC_NATIVE=OFF Eigen's kernels use SSE2 only, while OpenBLAS picks AVX2 kernels at run time "
+            f"(`{r.context.get('openblas_config', '?').strip()}`). No build with -march=native was measured here.",
+            ""]
+    return out
+
+
+def scalar_table(r):
+    out = ["## Every method × scalar type", "",
+           "Time per solve; in parentheses the time ÷ the same method's in double. — : not run (see "
+           "[Restrictions](#restrictions)); kkt refuses a rank-deficient A by design.", ""]
+    for rank in RANKS:
+        out += [f"**{rank}**", "", "| scalar | method | " + " | ".join(SHAPES) + " |",
+                "|---|---|" + "---|" * len(SHAPES)]
+        for scalar in SCALARS:
+            for method in METHODS + ["cod+validate", "exact"]:
+                if not any((scalar, method, rank, s) in r.femc for s in SHAPES):
+                    continue
+                cells = []
+                for shape in SHAPES:
+                    t = r.t(scalar, method, rank, shape)
+                    b = r.femc.get((scalar, method, rank, shape))
+                    mark = "†" if b and not b.get("warm", 1) else ""
+                    base = r.t("double", method, rank, shape)
+                    if t is None:
+                        cells.append("—")
+                    elif scalar == "double" or base is None:
+                        cells.append(fmt_time(t) + mark)
+                    else:
+                        cells.append(f"{fmt_time(t)}{mark} ({ratio(t, base):.3g})")
+                out.append(f"| {scalar} | {method} | " + " | ".join(cells) + " |")
+        out.append("")
+    return out
+
+
+def floor_table(r):
+    out = ["## The multiprecision floor", "",
+           "MPFR's cost per operation on raw `mpfr_t` operands (bench/mpfr_ops.cpp; random full-precision "
+           "operands, no allocation), and `mpreal_axpy` = `c += a*b` through mpreal's operators for comparison "
+           "with a raw mul + add:", "",
+           "| bits | add | mul | fma | div | sqrt | mpreal c += a·b |", "|---|---|---|---|---|---|---|"]
+    for bits in (106, 212, 256):
+        cells = [fmt_time(r.opcost.get((bits, op))) for op in ("add", "mul", "fma", "div", "sqrt", "mpreal_axpy")]
+        out.append(f"| {bits} | " + " | ".join(cells) + " |")
+    out += ["",
+            "Operation counts come from one solve with a counting scalar (bench/counted.hpp, bench/op_count.cpp) "
+            "that Eigen treats as it treats mpreal (same kernels, no SIMD). The floor is counts × unit costs, "
+            "taking for the paired multiply-adds the cheaper of mul + add and fma. Comparisons, abs and "
+            "negation are not charged. time ÷ floor is what the method loses to temporaries, copies, "
+            "allocation and memory traffic.", "",
+            "| bits | method | rank | shape | add | mul | div | sqrt | floor | time | time ÷ floor |",
+            "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for scalar, bits in BITS_OF.items():
+        for method in METHODS + ["cod+validate"]:
+            for rank in RANKS:
+                for shape in SHAPES:
+                    t = r.t(scalar, method, rank, shape)
+                    base_method = "cod" if method == "cod+validate" else method
+                    c = r.opcount.get((base_method, rank, shape))
+                    if t is None or c is None or method == "cod+validate":
+                        continue
+                    f = r.floor(bits, method, rank, shape)
+                    out.append(f"| {bits} | {method} | {rank} | {shape} | {fmt_count(c['add'])} | {fmt_count(c['mul'])} | "
+                               f"{fmt_count(c['div'])} | {fmt_count(c['sqrt'])} | {fmt_time(f)} | {fmt_time(t)} | "
+                               f"{fmt_ratio(ratio(t, f))} |")
+    out.append("")
+    return out
+
+
+def qd_table(r):
+    out = ["## dd and qd against MPFR", "",
+           "Time per solve of libqd's double-double against MPFR at 106 bits and quad-double against MPFR at "
+           "212 bits (ratio below 1: libqd is faster). libqd's precision is nominal (an unevaluated sum of "
+           "doubles, no correct rounding); MPFR rounds correctly at exactly that many bits.", "",
+           "| method | rank | shape | dd | mpfr106 | dd ÷ mpfr106 | qd | mpfr212 | qd ÷ mpfr212 |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for method in METHODS:
+        for rank in RANKS:
+            for shape in SHAPES:
+                dd, m1 = r.t("dd", method, rank, shape), r.t("mpfr106", method, rank, shape)
+                qd, m2 = r.t("qd", method, rank, shape), r.t("mpfr212", method, rank, shape)
+                if dd is None and qd is None:
+                    continue
+                out.append(f"| {method} | {rank} | {shape} | {fmt_time(dd)} | {fmt_time(m1)} | {fmt_ratio(ratio(dd, m1))} | "
+                           f"{fmt_time(qd)} | {fmt_time(m2)} | {fmt_ratio(ratio(qd, m2))} |")
+    out.append("")
+    return out
+
+
+def alloc_table(r):
+    out = ["## Heap allocations per solve", "",
+           "Counted over the timed loop (after the warm-up solve; † rows: one cold solve) by interposing "
+           "malloc/calloc/realloc (Eigen allocates with malloc, not operator new), replacing the global operator "
+           "new, and GMP's allocator via `mp_set_memory_functions` (MPFR's `mpfr_init2` goes through it). "
+           "*mallocs* includes the other two columns.", "",
+           "| benchmark | rank | shape | mallocs | bytes | operator new | GMP |", "|---|---|---|---|---|---|---|"]
+    for scalar in SCALARS:
+        for method in METHODS + ["cod+validate", "exact"]:
+            for rank in RANKS:
+                for shape in SHAPES:
+                    b = r.femc.get((scalar, method, rank, shape))
+                    listed = shape == "200x80" or scalar == "exact" or (scalar == "double" and shape != "50x20")
+                    if not b or not listed:
+                        continue
+                    mark = "" if b.get("warm", 1) else "†"
+                    out.append(f"| {scalar} {method}{mark} | {rank} | {shape} | {fmt_count(b['allocs'])} | "
+                               f"{fmt_count(b['alloc_bytes'])} | {fmt_count(b['news'])} | {fmt_count(b['gmp_allocs'])} |")
+    for (solver, rank, shape), b in sorted(r.anchor.items()):
+        if shape in ("200x80", "1000x400"):
+            out.append(f"| LAPACKE {solver} | {rank} | {shape} | {fmt_count(b['allocs'])} | "
+                       f"{fmt_count(b['alloc_bytes'])} | {fmt_count(b['news'])} | {fmt_count(b['gmp_allocs'])} |")
+    out += ["", "Listed: 200×80 for every type, every shape for double and exact; the JSON has all of them.", ""]
+    return out
+
+
+def restrictions(r):
+    present = set(r.femc)
+    missing = defaultdict(list)
+    for scalar in SCALARS:
+        methods = ["exact"] if scalar == "exact" else METHODS
+        for method in methods:
+            for rank in RANKS:
+                if method == "kkt" and rank == "deficient":
+                    continue
+                for shape in SHAPES:
+                    if (scalar, method, rank, shape) not in present:
+                        missing[(scalar, method)].append(shape)
+    out = ["## Restrictions", "",
+           "To keep `make bench` near 10 minutes on 2 cores, the slow combinations are restricted "
+           "(budgets in bench/bench_*.cpp):", "",
+           "- double: every method and shape; literal at 1000×400 runs once (†).",
+           "- long double: up to 1000×400 for cod, kkt, nullspace (once at 1000×400); literal up to 200×80.",
+           "- float128, dd, qd, MPFR: up to 200×80 (one MPFR cod solve at 1000×400 would take one to two minutes: 125 times the operations of 200×80); "
+           "literal at 200×80 runs once (†). MPFR at 106 and 212 bits runs cod, kkt, nullspace only.",
+           "- exact (rationals): 10×4, and 50×20 once.",
+           "- kkt is never run on a rank-deficient A: it refuses one by design.",
+           "- Operation counts (the floor) are taken up to 200×80, where MPFR runs.",
+           "",
+           "Not run, by scalar and method (both rank classes unless the shape is repeated):", ""]
+    for (scalar, method), shapes in missing.items():
+        out.append(f"- {scalar} {method}: {', '.join(sorted(set(shapes), key=SHAPES.index))}")
+    if r.errors:
+        out += ["", "Benchmarks that failed:", ""]
+        out += [f"- `{n}`: {m}" for n, m in r.errors]
+    out.append("")
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("json")
+    ap.add_argument("out")
+    ap.add_argument("--load-after", default="")
+    ap.add_argument("--note", default="")
+    args = ap.parse_args()
+    with open(args.json) as f:
+        r = Results(json.load(f))
+    lines = header(r, args) + targets(r) + double_table(r) + scalar_table(r) + floor_table(r) + qd_table(r) \
+        + alloc_table(r) + restrictions(r)
+    with open(args.out, "w") as f:
+        f.write("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
