@@ -4,10 +4,11 @@
 #                 and integrate the built-in systems (reports/trajectories/)
 #   make test     build, then run the whole ctest suite (unit, proof, ...)
 #   make asan     the same suite under AddressSanitizer + UBSan (CI runs it too)
+#   make bench    build bench/ (Google Benchmark), run it on one thread, write reports/performance.md
 JOBS ?= 2
 FEMC := build/release/lib/femc
 
-.PHONY: all deps build report test asan clean
+.PHONY: all deps build report test asan bench clean
 
 all: build
 
@@ -29,6 +30,11 @@ asan: deps
 	@cmake --preset asan >/dev/null
 	@cmake --build --preset asan -j $(JOBS)
 	@ctest --preset asan
+
+bench: deps
+	@cmake --preset release -DFEMC_BUILD_BENCH=ON >/dev/null
+	@cmake --build --preset release -j $(JOBS) --target femc_bench
+	@scripts/bench.sh build/release
 
 clean:
 	rm -rf build

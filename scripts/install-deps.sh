@@ -7,7 +7,7 @@ packages=(
   g++ cmake ninja-build pkg-config make
   libeigen3-dev libboost1.81-dev libmpfr-dev libgmp-dev libmpfrc++-dev libqd-dev
   nlohmann-json3-dev libcli11-dev
-  libgtest-dev librapidcheck-dev libbenchmark-dev
+  libgtest-dev librapidcheck-dev libbenchmark-dev liblapacke-dev libopenblas-dev python3-matplotlib
   coq libcoq-mathcomp-algebra
   clang libclang-rt-14-dev
 )

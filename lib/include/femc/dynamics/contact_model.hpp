@@ -71,29 +71,56 @@ class ContactModel : public Model<S> {
     return closed;
   }
 
+  // Modes kept over a step (model.hpp): the closed contacts, and for each
+  // its slip speed at the step's start, which fixes the friction direction
+  // of a sliding contact and makes a resting one a stick/slip candidate.
+  bool begin_step(const Vector<S>& q, const Vector<S>& qd) const override {
+    const std::vector<Index> closed = closed_contacts(q, qd);
+    const Vector<S> slip = select(sys_.contact_data(q, qd), closed).Wt * qd;
+    std::vector<int> modes(contacts_.size(), 0);  // 0 open, 1 stick candidate, 2/3 sliding −/+
+    for (Index a = 0; a < Index(closed.size()); ++a)
+      modes[std::size_t(closed[a])] = resting(slip(a)) ? 1 : slip(a) < S(0) ? 2 : 3;
+    const bool changed = !frozen_ || modes != frozen_modes_;
+    frozen_ = true;
+    frozen_closed_ = closed;
+    frozen_slip_ = slip;
+    frozen_modes_ = modes;
+    return changed;
+  }
+  // For each contact sliding at the step's start: its slip speed, signed to
+  // be positive then (its zero is where it comes to rest); 1 for the others.
+  Vector<S> switching(const Vector<S>& q, const Vector<S>& qd) const override {
+    Vector<S> f = Vector<S>::Ones(Index(contacts_.size()));
+    if (!frozen_) return f;
+    const Vector<S> slip = select(sys_.contact_data(q, qd), frozen_closed_).Wt * qd;
+    for (Index a = 0; a < Index(frozen_closed_.size()); ++a)
+      if (!resting(frozen_slip_(a))) f(frozen_closed_[a]) = frozen_slip_(a) > S(0) ? slip(a) : S(-slip(a));
+    return f;
+  }
+
   Forces<S> forces(const Vector<S>& q, const Vector<S>& qd, const S& t, const Baumgarte<S>& stab) const override {
     const Index k = Index(contacts_.size()), n = q.size();
     const Matrix<S> M = sys_.mass(q);
     const Vector<S> Q = sys_.applied(q, qd);
     const contact::ContactData<S> all = sys_.contact_data(q, qd);
-    const std::vector<Index> closed = closed_contacts(q, qd);
-    const contact::ContactData<S> d = select(all, closed);
+    const std::vector<Index> closed = frozen_ ? frozen_closed_ : closed_contacts(q, qd);
+    contact::ContactData<S> d = select(all, closed);
     const Vector<S> g = sys_.gaps(q);
-    const Vector<S> slip = d.Wt * qd;
+    // The slip that decides the modes: the step's start when frozen.
+    const Vector<S> slip = frozen_ ? frozen_slip_ : Vector<S>(d.Wt * qd);
+    for (Index a = 0; a < slip.size(); ++a) d.s(a) = contact::friction_sign<S>(slip(a));
 
     Vector<S> lambda = Vector<S>::Zero(Index(closed.size())), friction;
     Vector<S> mode_code = Vector<S>::Zero(k);
     S qp_minus_lcp(-1);
     Forces<S> f;
     bool sticking = false;
-    for (Index a = 0; a < slip.size(); ++a) {
-      const S v = slip(a) < S(0) ? S(-slip(a)) : slip(a);
-      if (d.mu(a) > S(0) && v <= speed_tolerance) sticking = true;
-    }
+    for (Index a = 0; a < slip.size(); ++a)
+      if (d.mu(a) > S(0) && resting(slip(a))) sticking = true;
     if (sticking) {
       const auto r = contact::resolve_contact_modes(M, Q, d, slip, speed_tolerance);
       if (r.status != contact::LcpStatus::Unique)
-        stop(t, std::string("stick/slip resolution: ") + contact::to_string(r.status));
+        stop(t, std::string("stick/slip resolution: ") + contact::to_string(r.status) + state_text(closed, g, slip));
       lambda = r.normal;
       friction = r.friction;
       f.qdd = r.qdd;
@@ -109,11 +136,11 @@ class ContactModel : public Model<S> {
       const auto lcp = contact::enumerate_lcp(p.A, p.B);
       if (formulation_ == ContactFormulation::GaussQp) {
         if (qp.status != contact::QpStatus::Unique)
-          stop(t, std::string("Gauss QP of 003 (39): ") + contact::to_string(qp.status));
+          stop(t, std::string("Gauss QP of 003 (39): ") + contact::to_string(qp.status) + state_text(closed, g, slip));
         lambda = qp.lambda;
       } else {
         if (lcp.status != contact::LcpStatus::Unique)
-          stop(t, std::string("LCP of 003 (33): ") + contact::to_string(lcp.status));
+          stop(t, std::string("LCP of 003 (33): ") + contact::to_string(lcp.status) + state_text(closed, g, slip));
         lambda = lcp.solutions.front();
       }
       if (qp.status == contact::QpStatus::Unique && lcp.status == contact::LcpStatus::Unique)
@@ -176,6 +203,8 @@ class ContactModel : public Model<S> {
   }
 
  private:
+  bool resting(const S& slip) const { return (slip < S(0) ? S(-slip) : slip) <= speed_tolerance; }
+
   static contact::ContactData<S> select(const contact::ContactData<S>& all, const std::vector<Index>& rows) {
     contact::ContactData<S> d;
     const Index r = Index(rows.size()), n = all.WN.cols();
@@ -195,6 +224,14 @@ class ContactModel : public Model<S> {
     }
     return d;
   }
+  // " (contact A: gap …, slip speed …; …)" for the closed contacts.
+  std::string state_text(const std::vector<Index>& closed, const Vector<S>& g, const Vector<S>& slip) const {
+    std::string text = " (";
+    for (Index a = 0; a < Index(closed.size()); ++a)
+      text += (a ? "; contact " : "contact ") + contacts_[std::size_t(closed[a])] + ": gap " +
+              format_scalar(g(closed[a])) + ", slip speed " + format_scalar(slip(a));
+    return text + ")";
+  }
   [[noreturn]] void stop(const S& t, const std::string& what) const {
     throw ModelStop(name_ + " at t = " + format_scalar(t) + ": " + what);
   }
@@ -203,6 +240,12 @@ class ContactModel : public Model<S> {
   Sys sys_;
   std::vector<std::string> coordinates_, contacts_;
   ContactFormulation formulation_;
+  // Step-frozen modes (begin_step); a model instance serves one simulation
+  // at a time.
+  mutable bool frozen_ = false;
+  mutable std::vector<Index> frozen_closed_;
+  mutable Vector<S> frozen_slip_;
+  mutable std::vector<int> frozen_modes_;
 };
 
 }  // namespace femc::dynamics

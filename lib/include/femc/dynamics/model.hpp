@@ -68,6 +68,16 @@ class Model {
   // throws ModelStop when the state leaves what the model describes.
   virtual void check_state(const Vector<S>&) const {}
 
+  // Non-smooth models decide discrete modes (which contacts are closed,
+  // sticking or sliding which way) at an accepted state and keep them over
+  // the trial stages of the next step: the stages of a Runge–Kutta step
+  // leave the constraint manifold by O(h²), which must not flip a mode.
+  // Returns true when the modes changed. switching() returns functions,
+  // positive at the step's start, whose zero crossing ends a mode (a
+  // sliding contact coming to rest); simulate() locates it and restarts.
+  virtual bool begin_step(const Vector<S>&, const Vector<S>&) const { return false; }
+  virtual Vector<S> switching(const Vector<S>&, const Vector<S>&) const { return {}; }
+
   S kinetic(const Vector<S>& q, const Vector<S>& qd) const { return qd.dot(mass(q) * qd) / S(2); }
   S energy(const Vector<S>& q, const Vector<S>& qd) const { return kinetic(q, qd) + potential(q); }
 };

@@ -146,34 +146,64 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
     if (r.velocity_violation > traj.max_velocity_violation) traj.max_velocity_violation = r.velocity_violation;
     traj.records.push_back(std::move(r));
   };
-  // A contact event of the step x0 → x1: a gap that was open (> 0) at x0
-  // and is closed (< 0) at x1 — an impact, to be located — or a gap below
-  // −tol at x1 that was already touching at x0 (drift of a resting contact
-  // past the tolerance, projected by the same impact map). Resting contacts
-  // within [−tol, 0] are no event: they stay closed without restarts.
-  struct Contact {
-    Index crossing = -1;  // the first to cross, by depth
-    bool drifted = false;
+  // Events of a step x0 → x1 (unilateral models), most urgent first:
+  //   Impact: a gap open at x0 (> 0) is closed at x1 (< 0);
+  //   Switch: a switching function of the model (model.hpp: a sliding
+  //           contact's slip speed, signed to be positive at x0) reaches 0;
+  //   Drift:  a contact touching at x0 is below −tol at x1 (the impact map
+  //           projects the velocity; resting contacts within [−tol, 0] are
+  //           no event and stay closed without restarts).
+  // Impacts and switches are located by bisection: the zero of
+  // value(x) — the gap, or the switching function — to within [−tol, 0]
+  // (gaps) or [−tol, tol] (switches).
+  enum class EventKind { None, Impact, Switch, Drift };
+  struct StepEvent {
+    EventKind kind = EventKind::None;
+    Index index = -1;
   };
-  auto contact_event = [&](const State& x0, const State& x1) {
+  auto unpack_q = [&](const State& x, Vector<S>& q, Vector<S>& qd) { detail::unpack(x, n, q, qd); };
+  auto find_event = [&](const State& x0, const State& x1) {
     Vector<S> q0, qd0, q1, qd1;
-    detail::unpack(x0, n, q0, qd0);
-    detail::unpack(x1, n, q1, qd1);
+    unpack_q(x0, q0, qd0);
+    unpack_q(x1, q1, qd1);
     model.check_state(q1);
-    Contact c;
+    StepEvent e;
     const Vector<S> g1 = model.gaps(q1);
-    if (g1.size() == 0) return c;
+    if (g1.size() == 0) return e;
     const Vector<S> g0 = model.gaps(q0);
-    for (Index i = 0; i < g1.size(); ++i) {
-      if (g0(i) > S(0) && g1(i) < S(0) && (c.crossing < 0 || g1(i) < g1(c.crossing))) c.crossing = i;
-      if (g0(i) <= S(0) && g1(i) < -opt.gap_tolerance) c.drifted = true;
-    }
-    return c;
+    for (Index i = 0; i < g1.size(); ++i)
+      if (g0(i) > S(0) && g1(i) < S(0) && (e.index < 0 || g1(i) < g1(e.index))) e = {EventKind::Impact, i};
+    if (e.kind != EventKind::None) return e;
+    const Vector<S> f0 = model.switching(q0, qd0), f1 = model.switching(q1, qd1);
+    for (Index i = 0; i < f1.size(); ++i)
+      if (f0(i) > opt.gap_tolerance && f1(i) <= opt.gap_tolerance) return StepEvent{EventKind::Switch, i};
+    for (Index i = 0; i < g1.size(); ++i)
+      if (g0(i) <= S(0) && g1(i) < -opt.gap_tolerance) return StepEvent{EventKind::Drift, i};
+    return e;
   };
-  auto gap_of = [&](const State& x, Index i) {
+  // The value whose zero locates event e, and whether v is in its window
+  // (0 inside, +1 before, −1 past).
+  auto event_side = [&](const State& x, const StepEvent& e) {
     Vector<S> q, qd;
-    detail::unpack(x, n, q, qd);
-    return model.gaps(q)(i);
+    unpack_q(x, q, qd);
+    const S v = e.kind == EventKind::Impact ? S(model.gaps(q)(e.index)) : S(model.switching(q, qd)(e.index));
+    const S upper = e.kind == EventKind::Impact ? S(0) : opt.gap_tolerance;
+    if (v > upper) return 1;
+    if (v < -opt.gap_tolerance) return -1;
+    return 0;
+  };
+  // Bisection on [lo, hi] with state_at(t, x) giving the state at t.
+  auto locate = [&](const StepEvent& e, S lo, S hi, auto state_at, State& xe) {
+    S te = hi;
+    for (int it = 0; it < 300; ++it) {
+      te = (lo + hi) / S(2);
+      state_at(te, xe);
+      const int side = event_side(xe, e);
+      if (side > 0) lo = te;
+      else if (side < 0) hi = te;
+      else break;
+    }
+    return te;
   };
   auto apply_impact = [&](State& x, const S& t) {
     Vector<S> q, qd;
@@ -194,7 +224,13 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
   auto record_time = [&](long k) { return S(k) * opt.dt; };
   // The last record is at t_end when t_end is a multiple of dt up to rounding.
   const S t_last = opt.t_end * (S(1) + S(4) * unit_roundoff<S>());
+  auto begin_step = [&](const State& xs) {
+    Vector<S> q, qd;
+    unpack_q(xs, q, qd);
+    return model.begin_step(q, qd);
+  };
   try {
+    begin_step(x);
     record(x, t);
     ++next_record;
     if (opt.stepper == Stepper::Rk4) {
@@ -205,29 +241,24 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
         State x1 = x;
         stepper.do_step(rhs, x1, t, t1 - t);
         ++traj.steps;
-        const Contact ev = contact_event(x, x1);
-        const Index i = ev.crossing;
-        if (i >= 0) {
-          // Bisection on re-taken steps from (x, t).
-          S lo(0), hi = t1 - t;
-          State xm = x;
-          for (int it = 0; it < 200; ++it) {
-            const S mid = (lo + hi) / S(2);
-            xm = x;
-            stepper.do_step(rhs, xm, t, mid);
-            const S gm = gap_of(xm, i);
-            if (gm > S(0)) lo = mid;
-            else if (gm < -opt.gap_tolerance) hi = mid;
-            else break;
-          }
-          t = t + (lo + hi) / S(2);
-          x = xm;
-          apply_impact(x, t);
-          continue;  // then on to the same record time from the impact
+        const StepEvent e = find_event(x, x1);
+        if (e.kind == EventKind::Impact || e.kind == EventKind::Switch) {
+          // Located on re-taken steps from (x, t), with the step's modes.
+          State xe = x;
+          const S h = locate(e, S(0), t1 - t, [&](const S& hh, State& out) {
+            out = x;
+            stepper.do_step(rhs, out, t, hh);
+          }, xe);
+          t = t + h;
+          x = xe;
+          if (e.kind == EventKind::Impact) apply_impact(x, t);
+          begin_step(x);
+          continue;  // then on to the same record time from the event
         }
-        if (ev.drifted) apply_impact(x1, t1);
+        if (e.kind == EventKind::Drift) apply_impact(x1, t1);
         x = x1;
         t = t1;
+        begin_step(x);
         record(x, t);
         ++next_record;
       }
@@ -238,6 +269,14 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
       auto stepper = odeint::make_dense_output(opt.abs_tol, opt.rel_tol, opt.dt,
                                                odeint::runge_kutta_dopri5<State, S, State, S>());
       stepper.initialize(x, t, opt.dt);
+      auto records_up_to = [&](const S& until) {
+        while (record_time(next_record) <= until && record_time(next_record) <= t_last) {
+          State xr(x.size());
+          stepper.calc_state(record_time(next_record), xr);
+          record(xr, record_time(next_record));
+          ++next_record;
+        }
+      };
       while (record_time(next_record) <= t_last) {
         if (traj.steps >= opt.max_steps) throw ModelStop("step limit reached");
         const auto [t0, t1] = stepper.do_step(rhs);
@@ -245,40 +284,22 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
         State x1 = stepper.current_state();
         State x0(x1.size());
         stepper.calc_state(t0, x0);
-        const Contact ev = contact_event(x0, x1);
-        const Index i = ev.crossing;
-        if (i >= 0 || ev.drifted) {
+        const StepEvent e = find_event(x0, x1);
+        if (e.kind != EventKind::None) {
           S te = t1;
           State xe = x1;
-          if (i >= 0) {
-            S lo = t0, hi = t1;
-            for (int it = 0; it < 200; ++it) {
-              const S mid = (lo + hi) / S(2);
-              stepper.calc_state(mid, xe);
-              te = mid;
-              const S gm = gap_of(xe, i);
-              if (gm > S(0)) lo = mid;
-              else if (gm < -opt.gap_tolerance) hi = mid;
-              else break;
-            }
-          }
-          // Records up to the impact come from the dense output.
-          while (record_time(next_record) <= te && record_time(next_record) <= t_last) {
-            State xr(x1.size());
-            stepper.calc_state(record_time(next_record), xr);
-            record(xr, record_time(next_record));
-            ++next_record;
-          }
-          apply_impact(xe, te);
+          if (e.kind != EventKind::Drift)
+            te = locate(e, t0, t1, [&](const S& tt, State& out) { stepper.calc_state(tt, out); }, xe);
+          records_up_to(te);  // from the dense output, before the event
+          if (e.kind != EventKind::Switch) apply_impact(xe, te);
+          begin_step(xe);
           stepper.initialize(xe, te, opt.dt);
           continue;
         }
-        while (record_time(next_record) <= t1 && record_time(next_record) <= t_last) {
-          State xr(x1.size());
-          stepper.calc_state(record_time(next_record), xr);
-          record(xr, record_time(next_record));
-          ++next_record;
-        }
+        records_up_to(t1);
+        // New contact modes at the accepted state: restart, so that the
+        // first stage (FSAL: the last derivative of the step) is recomputed.
+        if (begin_step(x1)) stepper.initialize(x1, t1, stepper.current_time_step());
       }
     }
     traj.completed = true;

@@ -1,0 +1,47 @@
+// The benchmark executable: forces one OpenBLAS thread, routes GMP's
+// allocations through the counters, records the build and library versions
+// in the JSON context, then registers and runs every family.
+#include <benchmark/benchmark.h>
+#include <mpfr.h>
+
+#include <Eigen/Core>
+#include <string>
+
+#include "alloc_count.hpp"
+#include "femc_case.hpp"
+
+extern "C" {
+void openblas_set_num_threads(int);
+int openblas_get_num_threads(void);
+char* openblas_get_config(void);
+}
+
+int main(int argc, char** argv) {
+  femc::bench::install_gmp_counting();  // before any GMP/MPFR number exists
+  openblas_set_num_threads(1);          // the anchors run on one thread, as femc does
+
+  benchmark::AddCustomContext("femc_compiler", FEMC_BENCH_COMPILER);
+  benchmark::AddCustomContext("femc_flags", FEMC_BENCH_FLAGS);
+  benchmark::AddCustomContext("openblas_config", openblas_get_config());
+  benchmark::AddCustomContext("openblas_threads", std::to_string(openblas_get_num_threads()));
+  benchmark::AddCustomContext("eigen_version", std::to_string(EIGEN_WORLD_VERSION) + "." +
+                                                   std::to_string(EIGEN_MAJOR_VERSION) + "." +
+                                                   std::to_string(EIGEN_MINOR_VERSION));
+  benchmark::AddCustomContext("mpfr_version", mpfr_get_version());
+  benchmark::AddCustomContext("gmp_version", gmp_version);
+
+  using namespace femc::bench;
+  register_mpfr_ops();  // first: the unit costs, on a quiet machine state
+  register_op_counts();
+  register_lapacke();
+  register_builtin();
+  register_qd();
+  register_mpfr();
+  register_exact();
+
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
