@@ -12,6 +12,10 @@ inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitMethod = 3;
 inline constexpr int kExitIo = 4;
 
+// Runs a subcommand's body and maps femc's errors to the exit statuses
+// above, with one line "femc: <field>: <what>" on stderr.
+int with_exit_status(const std::function<int()>& body);
+
 // Registers `femc solve` on app; the returned callback runs it.
 std::function<int()> add_solve_command(CLI::App& app);
 // Registers `femc simulate`.

@@ -60,7 +60,7 @@ std::function<int()> add_simulate_command(CLI::App& app) {
   cmd->add_option("--contact-tol", a->contact_tol, "gap/speed below which a contact is closed (default 1e-6)");
   cmd->add_option("-o,--output", a->output, "write the CSV here (atomically); the summary goes to stdout");
   return [a, list]() -> int {
-    try {
+    return with_exit_status([&]() -> int {
       if (*list) {
         for (const auto& n : dynamics::builtin_model_names())
           std::cout << n << ": " << dynamics::make_builtin_model<double>(n).description << "\n";
@@ -77,16 +77,7 @@ std::function<int()> add_simulate_command(CLI::App& app) {
         std::cout << out.summary << std::flush;
       }
       return out.completed ? 0 : kExitMethod;
-    } catch (const InputError& e) {
-      std::cerr << "femc: " << e.what() << "\n";
-      return kExitBadInput;
-    } catch (const MethodError& e) {
-      std::cerr << "femc: " << e.what() << "\n";
-      return kExitMethod;
-    } catch (const std::exception& e) {
-      std::cerr << "femc: " << e.what() << "\n";
-      return kExitIo;
-    }
+    });
   };
 }
 

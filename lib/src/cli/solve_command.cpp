@@ -97,22 +97,13 @@ std::function<int()> add_solve_command(CLI::App& app) {
   cmd->add_option("--rank-tol", args->rank_tol, "relative rank tolerance τ (default max(m,n)·ε)");
   cmd->add_option("-o,--output", args->output, "write the result here (atomically) instead of stdout");
   return [args]() -> int {
-    try {
+    return with_exit_status([&]() -> int {
       if (!args->output.empty()) check_output_path(args->output);
       std::string out = run(*args);
       if (args->output.empty()) std::cout << out << std::flush;
       else write_atomically(args->output, out);
       return 0;
-    } catch (const InputError& e) {
-      std::cerr << "femc: " << e.what() << "\n";
-      return kExitBadInput;
-    } catch (const MethodError& e) {
-      std::cerr << "femc: " << e.what() << "\n";
-      return kExitMethod;
-    } catch (const std::exception& e) {
-      std::cerr << "femc: " << e.what() << "\n";
-      return kExitIo;
-    }
+    });
   };
 }
 
