@@ -28,7 +28,9 @@ Solution<S> solve_cod(const System<S>& sys, const Options<S>& opt) {
     bt = cholW.matrixU() * bt;
   }
 
-  const CompleteOrthogonal<S> cod(P, rank_tolerance(opt, m, n));
+  const S kappa_W = weighted ? detail::kappa_from_llt(cholW).value_or(S(1)) : S(1);
+  const CompleteOrthogonal<S> cod(
+      P, formed_rank_tolerance(opt, m, n, detail::kappa_from_llt(chol).value_or(S(1)), kappa_W));
   // One decomposition, two right-hand sides: P⁺(b̃ − P M^{-1/2}Q) and P⁺P M^{-1/2}C.
   const Matrix<S> x = cod.solve(detail::two_columns<S>(bt - P * yQ, P * yC));
   const Vector<S> xN = x.col(0);       // P⁺(b̃ − P M^{-1/2}Q)

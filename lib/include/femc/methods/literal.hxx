@@ -47,17 +47,21 @@ Solution<S> solve_literal(const System<S>& sys, const Options<S>& opt) {
   const Matrix<S> M_mhalf = detail::spd_function<S>(eigM, [](const S& x) { return S(S(1) / sqrt(x)); });
   const Matrix<S> M_inv = detail::spd_function<S>(eigM, [](const S& x) { return S(S(1) / x); });
   Matrix<S> W_half = Matrix<S>::Identity(m, m);
+  S kappa_W(1);
   if (m > 0 && !is_identity(sys.W)) {
     const Eigen::SelfAdjointEigenSolver<Matrix<S>> eigW(sys.W);
     W_half = detail::spd_function<S>(eigW, [](const S& x) { return S(sqrt(x)); });
+    kappa_W = eigW.eigenvalues()(m - 1) / eigW.eigenvalues()(0);
   }
+  const auto& ev = eigM.eigenvalues();
+  const S kappa_M = ev(n - 1) / ev(0);
 
   const Vector<S> a = M_inv * sys.Q;                 // a = M⁻¹Q
   const Matrix<S> B = sys.A * M_mhalf;               // B = A M^{-1/2}
   const Matrix<S> P = W_half * B;                    // P = W^{1/2} B
   const Vector<S> bt = W_half * sys.b;               // b̃ = W^{1/2} b
   RankDecision<S> rankP;
-  const Matrix<S> Pp = detail::pseudoinverse<S>(P, tol, &rankP);
+  const Matrix<S> Pp = detail::pseudoinverse<S>(P, formed_rank_tolerance(opt, m, n, kappa_M, kappa_W), &rankP);
   const Matrix<S> I_PpP = Matrix<S>::Identity(n, n) - Pp * P;
 
   sol.qdd = a + M_mhalf * Pp * (bt - P * M_mhalf * sys.Q) + M_mhalf * I_PpP * M_mhalf * sys.C;  // 001 (15)
@@ -69,8 +73,7 @@ Solution<S> solve_literal(const System<S>& sys, const Options<S>& opt) {
   sol.delta_norm_sq = ((P * Pp - Matrix<S>::Identity(m, m)) * bt).squaredNorm();  // 001 (24)
 
   sol.diagnostics.rank = rankP;
-  const auto& ev = eigM.eigenvalues();
-  sol.diagnostics.kappa_M = S(ev(n - 1) / ev(0));
+  sol.diagnostics.kappa_M = kappa_M;
   sol.diagnostics.kappa_B = rankP.rank > 0 ? S(rankP.largest / rankP.smallest_kept) : S(1);
   return sol;
 }
