@@ -1,6 +1,8 @@
 #pragma once
 // The `femc` command line: one subcommand per file.
 #include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
 
 namespace femc::cli {
 
@@ -11,6 +13,11 @@ namespace femc::cli {
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitMethod = 3;
 inline constexpr int kExitIo = 4;
+
+// The MPFR bit count of a --precision value made of digits only; nullopt
+// for any other text. Throws InputError("precision", …) outside the bounds
+// of MpfrPrecision.
+std::optional<long> mpfr_bits(const std::string& precision);
 
 // Runs a subcommand's body and maps femc's errors to the exit statuses
 // above, with one line "femc: <field>: <what>" on stderr.

@@ -28,12 +28,8 @@ SimulateOutput run(const SimulateArgs& a) {
   if (p == "double") return simulate_builtin<double>(a, p);
   if (p == "long-double") return simulate_builtin<long double>(a, p);
   if (p == "float128") return simulate_builtin<float128>(a, p);
-  if (!p.empty() && p.size() <= 6 && p.find_first_not_of("0123456789") == std::string::npos) {
-    long bits = std::stol(p);
-    if (bits < kMinMpfrBits || bits > kMaxMpfrBits)
-      throw InputError("precision", p + " bits is outside [" + std::to_string(kMinMpfrBits) + ", " +
-                                        std::to_string(kMaxMpfrBits) + "]");
-    MpfrPrecision guard(bits);
+  if (const auto bits = mpfr_bits(p)) {
+    MpfrPrecision guard(*bits);
     return simulate_builtin<mpfr_real>(a, "mpfr" + p);
   }
   throw InputError("precision", "unknown precision '" + p.substr(0, 40) +

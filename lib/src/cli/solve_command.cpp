@@ -73,12 +73,8 @@ std::string run(const SolveArgs& a) {
   if (p == "float128") return solve_at<float128>(text, method, a.rank_tol);
   if (p == "dd") return solve_at<double_double>(text, method, a.rank_tol);
   if (p == "qd") return solve_at<quad_double>(text, method, a.rank_tol);
-  if (!p.empty() && p.size() <= 6 && p.find_first_not_of("0123456789") == std::string::npos) {
-    long bits = std::stol(p);
-    if (bits < kMinMpfrBits || bits > kMaxMpfrBits)
-      throw InputError("precision", p + " bits is outside [" + std::to_string(kMinMpfrBits) + ", " +
-                                        std::to_string(kMaxMpfrBits) + "]");
-    MpfrPrecision guard(bits);
+  if (const auto bits = mpfr_bits(p)) {
+    MpfrPrecision guard(*bits);
     return solve_at<mpfr_real>(text, method, a.rank_tol);
   }
   throw InputError("precision", "unknown precision '" + p.substr(0, 40) +
