@@ -1,7 +1,9 @@
 # The two commands of the README. Both install what is missing (Debian
 # packages), configure and build with CMake presets.
-#   make report   build, then solve the bundled example systems at every precision
-#                 and integrate the built-in systems (reports/trajectories/)
+#   make report   build, then solve the bundled example systems at every precision,
+#                 integrate the built-in systems (reports/seed-systems/), run the six
+#                 quick studies (reports/<study>/, CSV + JSON + PNG) and write the
+#                 index reports/README.md
 #   make test     build, then run the whole ctest suite (unit, proof, ...)
 #   make asan     the same suite under AddressSanitizer + UBSan (CI runs it too)
 #   make bench    build bench/ (Google Benchmark), run it on one thread, write reports/performance.md
@@ -21,7 +23,10 @@ build: deps
 
 report: build
 	@scripts/solve-examples.sh $(FEMC) examples reports/examples
-	@scripts/simulate-seed-systems.sh $(FEMC) reports/trajectories
+	@scripts/simulate-seed-systems.sh $(FEMC) reports/seed-systems
+	@$(FEMC) study all --jobs $(JOBS) --out reports
+	@/usr/bin/python3 studies/plots/plot_studies.py reports
+	@/usr/bin/python3 scripts/report-index.py reports
 
 test: build
 	@ctest --preset release

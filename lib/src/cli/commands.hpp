@@ -6,10 +6,12 @@
 
 namespace femc::cli {
 
-// Exit statuses: 0 success, 2 bad input, a bad option or an unusable input or
+// Exit statuses: 0 success, 1 the regression gate found a metric worse than
+// its baseline (femc report --check), 2 bad input, a bad option or an unusable input or
 // output path (one line on stderr naming the field), 3 a valid system the
 // chosen method cannot solve (or a simulation the model stopped early),
 // 4 any other failure.
+inline constexpr int kExitRegression = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitMethod = 3;
 inline constexpr int kExitIo = 4;
@@ -27,5 +29,8 @@ int with_exit_status(const std::function<int()>& body);
 std::function<int()> add_solve_command(CLI::App& app);
 // Registers `femc simulate`.
 std::function<int()> add_simulate_command(CLI::App& app);
+// Registers `femc study` and `femc report` (studies/cli/).
+std::function<int()> add_study_command(CLI::App& app);
+std::function<int()> add_report_command(CLI::App& app);
 
 }  // namespace femc::cli

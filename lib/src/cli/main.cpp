@@ -8,6 +8,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   auto run_solve = femc::cli::add_solve_command(app);
   auto run_simulate = femc::cli::add_simulate_command(app);
+  auto run_study = femc::cli::add_study_command(app);
+  auto run_report = femc::cli::add_report_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -20,5 +22,7 @@ int main(int argc, char** argv) {
   }
   if (app.got_subcommand("solve")) return run_solve();
   if (app.got_subcommand("simulate")) return run_simulate();
+  if (app.got_subcommand("study")) return run_study();
+  if (app.got_subcommand("report")) return run_report();
   return 0;
 }

@@ -1,0 +1,91 @@
+// `femc report --check DIR` / `--update-baseline DIR`: the regression gate.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "../gate/regression_gate.hpp"
+#include "../../lib/src/cli/commands.hpp"
+#include "femc/errors.hpp"
+
+namespace femc::cli {
+namespace {
+
+struct ReportArgs {
+  std::string check, update;
+  double factor = studies::kDefaultGateFactor;
+  unsigned jobs = 1;
+  std::string work;
+  std::string degrade = "none";
+};
+
+// A fresh directory under $TMPDIR (or /tmp) for the quick runs, removed after.
+struct ScratchDir {
+  std::string path;
+  bool owned = false;
+  explicit ScratchDir(const std::string& given) {
+    if (!given.empty()) {
+      path = given;
+      return;
+    }
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/femc-gate-XXXXXX";
+    if (!mkdtemp(templ.data())) throw InputError("work", "cannot create a directory under " + templ);
+    path = templ;
+    owned = true;
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    if (owned) std::filesystem::remove_all(path, ec);
+  }
+};
+
+int run(const ReportArgs& a) {
+  if (a.check.empty() == a.update.empty())
+    throw InputError("report", "give exactly one of --check DIR and --update-baseline DIR");
+  if (!(a.factor >= 1)) throw InputError("factor", "must be ≥ 1, got " + std::to_string(a.factor));
+  studies::Degradation degradation;
+  if (a.degrade == "none") degradation = studies::Degradation::None;
+  else if (a.degrade == "normal-equations") degradation = studies::Degradation::NormalEquations;
+  else throw InputError("degrade", "'" + a.degrade.substr(0, 40) + "' is not none or normal-equations");
+  if (!a.update.empty() && degradation != studies::Degradation::None)
+    throw InputError("degrade", "a degraded solver never writes the baseline");
+  // Read the baseline before the long run, so that a wrong path fails at once.
+  studies::MetricSet baseline;
+  if (!a.check.empty()) baseline = studies::read_baseline(a.check);
+  ScratchDir work(a.work);
+  const studies::MetricSet now = studies::run_quick_studies(work.path, a.jobs, degradation, isatty(STDERR_FILENO));
+  if (!a.update.empty()) {
+    studies::write_baseline(a.update, now, studies::StudyConfig{}.seed);
+    std::size_t count = 0;
+    for (const auto& [s, ms] : now) count += ms.size();
+    std::cout << "baseline " << a.update << "/metrics.json: " << count << " metrics of " << now.size()
+              << " quick studies\n";
+    return 0;
+  }
+  const studies::GateVerdict v = studies::compare(baseline, now, a.factor);
+  studies::print_verdict(std::cout, v, a.factor);
+  return v.passed() ? 0 : 1;
+}
+
+}  // namespace
+
+std::function<int()> add_report_command(CLI::App& app) {
+  auto args = std::make_shared<ReportArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "report", "Regression gate: rerun the quick studies and compare their accuracy metrics with a baseline "
+                "(exit 1 and a table when any got worse)");
+  cmd->add_option("--check", args->check, "Baseline directory to compare with (reports/baseline)");
+  cmd->add_option("--update-baseline", args->update, "Rerun the quick studies and write DIR/metrics.json");
+  cmd->add_option("--factor", args->factor, "A metric is worse when now > factor × baseline (and above its floor)")
+      ->capture_default_str();
+  cmd->add_option("--jobs", args->jobs, "Threads")->capture_default_str();
+  cmd->add_option("--work", args->work, "Directory for the quick runs (default: a temporary one, removed after)");
+  cmd->add_option("--degrade", args->degrade,
+                  "Make the cod solver worse on purpose (normal-equations), to show the gate catches it")
+      ->capture_default_str();
+  return [args] { return with_exit_status([&] { return run(*args); }); };
+}
+
+}  // namespace femc::cli

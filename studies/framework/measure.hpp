@@ -1,0 +1,94 @@
+#pragma once
+// One solve at working precision S, measured against the exact reference:
+// forward errors of every output of 002 (33) / 001 (15) and the LAPACK-style
+// scaled residual ratios (LAPACK's test programs flag a ratio ≥ 30).
+#include <Eigen/Cholesky>
+#include <limits>
+#include <string>
+
+#include "femc/solve.hpp"
+#include "reference.hpp"
+#include "study.hpp"
+
+namespace femc::studies {
+
+struct Measured {
+  std::string status = "ok";  // or "method-error: …"
+  double err_qdd = nan(), err_QN = nan(), err_QW = nan(), err_lambda = nan();
+  // Constraint residual, consistent case (as LAPACK's xQRT16):
+  //   ‖A q̈ − b‖ / (max(m,n)·(‖A‖‖q̈‖ + ‖b‖)·u);
+  // inconsistent case, the normal equations (as xQRT17):
+  //   ‖AᵀW(A q̈ − b)‖ / (max(m,n)·‖A‖‖W‖·(‖A‖‖q̈‖ + ‖b‖)·u).
+  double ratio_constraint = nan();
+  // Multiplier residual ‖Aᵀλ − Qᴺ‖ / (max(m,n)·(‖A‖‖λ‖ + ‖Qᴺ‖)·u).
+  double ratio_lambda = nan();
+  long rank = -1;  // the rank the method decided
+  double qdd_norm = nan();
+  static double nan() { return std::numeric_limits<double>::quiet_NaN(); }
+};
+
+// cod's q̈ through the normal equations (B Bᵀ)y = r: the classic way to lose
+// accuracy (κ(B)² in place of κ(B)). Used only to show that the regression
+// gate catches a worse solver (Degradation::NormalEquations).
+template <class S>
+Vector<S> normal_equations_qdd(const System<S>& sys) {
+  Eigen::LLT<Matrix<S>> chol(sys.M);
+  const auto L = chol.matrixL();
+  const Matrix<S> B = L.solve(sys.A.transpose()).transpose();
+  const Vector<S> a = L.solve(sys.Q), c = L.solve(sys.C);
+  const Eigen::LDLT<Matrix<S>> normal(Matrix<S>(B * B.transpose()));
+  const Vector<S> x = B.transpose() * normal.solve(Vector<S>(sys.b - B * a));
+  const Vector<S> w = c - B.transpose() * normal.solve(Vector<S>(B * c));
+  return L.transpose().solve(Vector<S>(a + x + w));
+}
+
+template <class S>
+Measured measure(const System<rational>& exact, const ExactReference& ref, Method method,
+                 Degradation degradation = Degradation::None) {
+  Measured out;
+  const System<S> sys = system_as<S>(exact);
+  Options<S> opt;
+  opt.method = method;
+  Solution<S> s;
+  try {
+    s = solve(sys, opt);
+  } catch (const MethodError& e) {
+    out.status = std::string("method-error: ") + e.what();
+    return out;
+  }
+  if (degradation == Degradation::NormalEquations && method == Method::Cod) {
+    s.qdd = normal_equations_qdd(sys);
+    if (!all_finite(s.qdd)) {
+      out.status = "not finite";  // a singular B Bᵀ: the degraded solver fails outright
+      return out;
+    }
+  }
+  const Solution<rational>& r = ref.solution;
+  out.err_qdd = relative_error(s.qdd, r.qdd);
+  out.err_QN = relative_error(s.QN, r.QN);
+  out.err_QW = relative_error(s.QW, r.QW);
+  out.err_lambda = relative_error(s.lambda, r.lambda);
+  out.rank = static_cast<long>(s.diagnostics.rank.rank);
+  out.qdd_norm = static_cast<double>(s.qdd.norm());
+
+  const double u = static_cast<double>(unit_roundoff<S>());
+  const double mn = static_cast<double>(std::max(sys.m(), sys.n()));
+  const Vector<rational> q = to_rational(s.qdd), lambda = to_rational(s.lambda), QN = to_rational(s.QN);
+  const double nA = frobenius(exact.A), nb = norm2(exact.b), nq = norm2(q);
+  if (exact.m() > 0) {
+    const Vector<rational> res = exact.A * q - exact.b;
+    if (ref.eta == 0) {
+      out.ratio_constraint = norm2(res) / (mn * (nA * nq + nb) * u);
+    } else {
+      const double nW = frobenius(exact.W);
+      out.ratio_constraint = norm2(Vector<rational>(exact.A.transpose() * (exact.W * res))) /
+                             (mn * nA * nW * (nA * nq + nb) * u);
+    }
+    const Vector<rational> lres = exact.A.transpose() * lambda - QN;
+    const double denom = mn * (nA * norm2(lambda) + norm2(QN)) * u;
+    out.ratio_lambda = denom > 0 ? norm2(lres) / denom : 0;
+  }
+  return out;
+}
+
+}  // namespace femc::studies

@@ -1,0 +1,42 @@
+#pragma once
+// The reference every accuracy study measures against: the exact solution
+// (method exact, rational arithmetic) of the very data the working precision
+// was given, and the condition numbers that the theory's bounds are stated in,
+// computed at 256 bits from the exact data.
+#include "femc/solution.hpp"
+#include "femc/system.hpp"
+#include "numerics.hpp"
+
+namespace femc::studies {
+
+struct ExactReference {
+  Solution<rational> solution;
+  Index rank = 0;       // exact rank of A
+  double kappa_A = 1;   // σ₁/σ_r of A
+  double kappa_M = 1;   // λ_max/λ_min of M
+  double kappa_B = 1;   // σ₁/σ_r of B = A L⁻ᵀ (M = LLᵀ; W^{1/2}B when weighted)
+  double norm_B = 0;    // σ₁ of B
+  // η = ‖r‖/(‖B‖‖x‖): the relative size of the least-squares residual
+  // r = W^{1/2}(A q̈ − b) against ‖B‖ times the transformed solution
+  // x = Lᵀ(q̈ − M⁻¹(Q + C)); 0 for consistent constraints.
+  double eta = 0;
+};
+
+ExactReference exact_reference(const System<rational>& sys);
+
+template <class S>
+System<rational> exact_system(const System<S>& s) {
+  return System<rational>{to_rational(s.M), to_rational(s.A), to_rational(s.b),
+                          to_rational(s.Q), to_rational(s.C), to_rational(s.W)};
+}
+
+template <class S>
+System<S> system_as(const System<rational>& s) {
+  return System<S>{from_rational<S>(s.M), from_rational<S>(s.A), from_rational<S>(s.b),
+                   from_rational<S>(s.Q), from_rational<S>(s.C), from_rational<S>(s.W)};
+}
+
+// Frobenius norm of an exact matrix, to double accuracy.
+double frobenius(const Matrix<rational>& X);
+
+}  // namespace femc::studies

@@ -1,0 +1,272 @@
+#include "runner.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "build_info.hpp"
+#include "femc/errors.hpp"
+#include "../../lib/src/cli/output_file.hpp"
+
+namespace femc::studies {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+std::string to_string(Size s) { return s == Size::Quick ? "quick" : "full"; }
+
+std::size_t Table::column(const std::string& name) const {
+  auto it = std::find(columns.begin(), columns.end(), name);
+  if (it == columns.end()) throw std::out_of_range("no column '" + name + "'");
+  return static_cast<std::size_t>(it - columns.begin());
+}
+
+double Table::number(const Row& row, const std::string& name) const {
+  const std::string& t = row.at(column(name));
+  if (t == "nan" || t.empty()) return std::numeric_limits<double>::quiet_NaN();
+  if (t == "inf") return std::numeric_limits<double>::infinity();
+  return std::stod(t);
+}
+
+const std::string& Table::text(const Row& row, const std::string& name) const { return row.at(column(name)); }
+
+namespace {
+
+std::string quote(const std::string& field) {
+  if (field.find_first_of(",\"\n") == std::string::npos) return field;
+  std::string q = "\"";
+  for (char c : field) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// Splits CSV text into records (RFC 4180: quoted fields may hold commas,
+// doubled quotes and newlines); lines starting with '#' are comments.
+std::vector<Row> parse_csv(const std::string& text) {
+  std::vector<Row> records;
+  Row row;
+  std::string field;
+  bool quoted = false, at_line_start = true;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (at_line_start && c == '#') {
+      while (i < text.size() && text[i] != '\n') ++i;
+      continue;
+    }
+    at_line_start = false;
+    if (quoted) {
+      if (c == '"' && i + 1 < text.size() && text[i + 1] == '"') field += '"', ++i;
+      else if (c == '"') quoted = false;
+      else field += c;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == ',') {
+      row.push_back(field), field.clear();
+    } else if (c == '\n') {
+      row.push_back(field), field.clear();
+      records.push_back(row), row.clear();
+      at_line_start = true;
+    } else {
+      field += c;
+    }
+  }
+  if (!field.empty() || !row.empty()) row.push_back(field), records.push_back(row);
+  return records;
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) throw InputError("input", "cannot read '" + p.string() + "'");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+Table parse_table_impl(const std::string& text, const std::string& where) {
+  std::vector<Row> records = parse_csv(text);
+  if (records.empty()) throw InputError("input", "'" + where + "' has no header");
+  Table t;
+  t.columns = records.front();
+  for (std::size_t i = 1; i < records.size(); ++i) {
+    if (records[i].size() != t.columns.size())
+      throw InputError("input", "'" + where + "' row " + std::to_string(i) + " has " +
+                                    std::to_string(records[i].size()) + " fields, the header " +
+                                    std::to_string(t.columns.size()));
+    t.rows.push_back(std::move(records[i]));
+  }
+  return t;
+}
+
+json config_json(const Study& study, const StudyConfig& c) {
+  return json{{"study", study.name()},
+              {"commit", build_commit()},
+              {"size", to_string(c.size)},
+              {"seed", c.seed},
+              {"degradation", c.degradation == Degradation::None ? "none" : "normal-equations"}};
+}
+
+// A cell's file: a comment with its compute time, then the CSV.
+std::string cell_text(const Study& study, const std::vector<Row>& rows, double seconds) {
+  Table t{study.columns(), rows};
+  return "# seconds " + std::to_string(seconds) + "\n" + to_csv(t);
+}
+
+double cell_seconds(const std::string& text) {
+  if (text.rfind("# seconds ", 0) != 0) return 0;
+  return std::stod(text.substr(10, text.find('\n') - 10));
+}
+
+}  // namespace
+
+std::string to_csv(const Table& table) {
+  std::string out;
+  auto line = [&](const Row& r) {
+    for (std::size_t i = 0; i < r.size(); ++i) out += (i ? "," : "") + quote(r[i]);
+    out += '\n';
+  };
+  line(table.columns);
+  for (const Row& r : table.rows) line(r);
+  return out;
+}
+
+Table parse_table(const std::string& text, const std::string& where) { return parse_table_impl(text, where); }
+
+Table read_table(const std::string& csv_path) { return parse_table(read_file(csv_path), csv_path); }
+
+RunResult run_study(const Study& study, const StudyConfig& config, const RunOptions& opt) {
+  const auto start = std::chrono::steady_clock::now();
+  if (opt.shard_count == 0 || opt.shard_index < 1 || opt.shard_index > opt.shard_count)
+    throw InputError("shard", std::to_string(opt.shard_index) + "/" + std::to_string(opt.shard_count) +
+                                  " is not K/N with 1 ≤ K ≤ N");
+  if (opt.jobs == 0 || opt.jobs > 256) throw InputError("jobs", "must be in 1..256, got " + std::to_string(opt.jobs));
+  const fs::path dir = fs::path(opt.out_dir) / study.name();
+  const fs::path cells_dir = dir / "cells";
+  std::error_code ec;
+  if (!fs::is_directory(opt.out_dir, ec)) throw InputError("out", "directory '" + opt.out_dir + "' does not exist");
+  if (opt.fresh && !opt.merge_only) fs::remove_all(cells_dir, ec);
+  fs::create_directories(cells_dir, ec);
+  if (ec) throw InputError("out", "cannot create '" + cells_dir.string() + "': " + ec.message());
+
+  // The cells on disk must come from the same options.
+  const json cfg = config_json(study, config);
+  const fs::path cfg_path = cells_dir / "config.json";
+  // Cells of another build are stale: dropped with a note. Cells of other
+  // options are refused: the user may have meant to resume them.
+  if (fs::exists(cfg_path)) {
+    json old = json::parse(read_file(cfg_path), nullptr, false);
+    json old_options = old, options_now = cfg;
+    if (old_options.is_object()) old_options.erase("commit");
+    options_now.erase("commit");
+    if (old_options != options_now)
+      throw InputError("cells", "'" + cells_dir.string() + "' holds cells computed with " + old.dump() +
+                                    ", not " + cfg.dump() + "; rerun with --fresh or the same options");
+    if (old != cfg) {
+      if (opt.merge_only)
+        throw InputError("cells", "'" + cells_dir.string() + "' holds cells of commit " + old.value("commit", "?") +
+                                      "; this build is " + build_commit());
+      std::cerr << study.name() << ": discarding cells of commit " << old.value("commit", "?") << "\n";
+      fs::remove_all(cells_dir, ec);
+      fs::create_directories(cells_dir, ec);
+      cli::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
+    }
+  } else if (!opt.merge_only) {
+    cli::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
+  }
+
+  const std::vector<Cell> cells = study.cells(config);
+  RunResult result;
+  result.cells_total = cells.size();
+  auto cell_path = [&](const Cell& c) { return cells_dir / (c.key + ".csv"); };
+
+  std::vector<std::size_t> todo;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i % opt.shard_count != opt.shard_index - 1) continue;
+    if (fs::exists(cell_path(cells[i]))) ++result.cells_reused;
+    else if (!opt.merge_only) todo.push_back(i);
+  }
+
+  std::atomic<std::size_t> next{0}, finished{0};
+  std::atomic<bool> failed{false};
+  std::mutex mutex;
+  std::string failure;
+  auto report_progress = [&] {
+    if (!opt.progress) return;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::lock_guard<std::mutex> lock(mutex);
+    std::cerr << "\r" << study.name() << ": " << finished.load() << "/" << todo.size() << " cells, "
+              << static_cast<long>(s) << " s " << std::flush;
+  };
+  auto worker = [&] {
+    for (;;) {
+      const std::size_t k = next++;
+      if (k >= todo.size() || failed) return;
+      const Cell& cell = cells[todo[k]];
+      try {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::vector<Row> rows = study.run(cell, config);
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        cli::write_atomically(cell_path(cell).string(), cell_text(study, rows, s));
+      } catch (const std::exception& e) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!failed) failure = "cell " + cell.key + ": " + e.what();
+        failed = true;
+        return;
+      }
+      ++finished;
+      report_progress();
+    }
+  };
+  std::vector<std::thread> threads;
+  const unsigned n_threads = std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<std::size_t>(todo.size(), 1)));
+  for (unsigned t = 0; t < n_threads; ++t) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+  if (opt.progress && !todo.empty()) std::cerr << "\n";
+  if (failed) throw MethodError(study.name() + ": " + failure);
+  result.cells_computed = finished;
+
+  // Assemble when every cell of the sweep is there (all shards).
+  Table table{study.columns(), {}};
+  double cell_seconds_total = 0;
+  for (const Cell& c : cells) {
+    if (!fs::exists(cell_path(c))) {
+      ++result.cells_missing;
+      continue;
+    }
+    const std::string text = read_file(cell_path(c));
+    Table part = parse_table(text, cell_path(c).string());
+    if (part.columns != table.columns)
+      throw InputError("cells", "'" + cell_path(c).string() + "' has other columns than " + study.name());
+    cell_seconds_total += cell_seconds(text);
+    for (Row& r : part.rows) table.rows.push_back(std::move(r));
+  }
+  result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (result.cells_missing > 0) return result;
+
+  json record = cfg;
+  record["summary"] = study.summary();
+  record["commit"] = build_commit();
+  record["compiler"] = build_compiler();
+  record["build"] = build_type();
+  record["precisions"] = study.precisions(config);
+  record["cells"] = cells.size();
+  record["rows"] = table.rows.size();
+  record["jobs"] = opt.jobs;
+  record["wall_seconds_last_invocation"] = result.wall_seconds;
+  record["cell_seconds_total"] = cell_seconds_total;
+  json metrics = json::array();
+  for (const Metric& m : study.metrics(table))
+    metrics.push_back(json{{"name", m.name}, {"value", m.value}, {"floor", m.floor}});
+  record["metrics"] = metrics;
+  cli::write_atomically((dir / (study.name() + ".csv")).string(), to_csv(table));
+  cli::write_atomically((dir / (study.name() + ".json")).string(), record.dump(2) + "\n");
+  if (!opt.keep_cells) fs::remove_all(cells_dir, ec);
+  result.assembled = true;
+  return result;
+}
+
+}  // namespace femc::studies

@@ -1,0 +1,84 @@
+#pragma once
+// A study: a deterministic sweep of independent cells. Each cell is one point
+// of the sweep (one κ, one seed, one system, ...); running it yields rows of
+// a table whose columns the study declares. The runner (runner.hpp) owns
+// everything else: threads, shards, resuming, atomic writes, the JSON record.
+//
+// A study never keeps state between cells: run(cell) depends only on the
+// cell and the configuration, so a cell computed on another machine, or
+// before an interrupt, is as good as one computed now.
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace femc::studies {
+
+enum class Size { Quick, Full };
+
+// Deliberate degradations of a solver, so that the regression gate can show
+// that it catches a worse solver (tests/CMakeLists.txt, label regression).
+// Never used by a normal run.
+enum class Degradation {
+  None,
+  NormalEquations,  // cod's q̈ through the normal equations B Bᵀ y = r (error ∝ κ(B)²)
+};
+
+struct StudyConfig {
+  Size size = Size::Quick;
+  unsigned long seed = 20261121;  // the base seed; each cell derives its own
+  Degradation degradation = Degradation::None;
+};
+
+// One point of a sweep. key is unique within the study and safe as a file
+// name; it names every parameter, so that a resumed or merged run can tell
+// its cells apart.
+struct Cell {
+  std::string key;
+  std::map<std::string, std::string> params;
+};
+
+using Row = std::vector<std::string>;
+
+struct Table {
+  std::vector<std::string> columns;
+  std::vector<Row> rows;
+  // Index of a column; throws std::out_of_range naming it when absent.
+  std::size_t column(const std::string& name) const;
+  double number(const Row& row, const std::string& name) const;
+  const std::string& text(const Row& row, const std::string& name) const;
+};
+
+// One accuracy figure of a study for the regression gate: smaller is better.
+// A later run is worse when value > factor·baseline and value > floor: the
+// floor is the level below which a change is not a regression (e.g. 1 for an
+// error measured in units of its theoretical bound; 0 for a count).
+struct Metric {
+  std::string name;
+  double value = 0;
+  double floor = 0;
+};
+
+class Study {
+ public:
+  virtual ~Study() = default;
+  virtual std::string name() const = 0;
+  // One sentence: what the study shows (the report index quotes it).
+  virtual std::string summary() const = 0;
+  virtual std::vector<std::string> columns() const = 0;
+  virtual std::vector<Cell> cells(const StudyConfig& config) const = 0;
+  virtual std::vector<Row> run(const Cell& cell, const StudyConfig& config) const = 0;
+  // The figures the regression gate compares, computed from the whole table.
+  virtual std::vector<Metric> metrics(const Table& table) const = 0;
+  // What the record lists as the study's precisions (names of scalar types).
+  virtual std::vector<std::string> precisions(const StudyConfig& config) const = 0;
+};
+
+// Every study, in the order of the report.
+const std::vector<std::unique_ptr<Study>>& all_studies();
+// Throws InputError("study", …) naming the known studies.
+const Study& find_study(const std::string& name);
+
+std::string to_string(Size s);
+
+}  // namespace femc::studies

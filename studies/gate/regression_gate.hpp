@@ -1,0 +1,45 @@
+#pragma once
+// The regression gate: the quick studies' accuracy metrics against a
+// committed baseline (reports/baseline/metrics.json).
+//
+// A metric is worse when now > factor·baseline and now > floor (study.hpp):
+// the metrics are maxima over a sweep of error constants c = error/bound,
+// residual ratios and failure counts. A rerun of the same build reproduces
+// them exactly (every cell's data come from a fixed seed); another compiler,
+// flag or library changes the rounding and so the constants by small factors.
+// The default factor 10 (3.3 bits) leaves room for that and still catches a
+// real loss: the normal-equations degradation multiplies c by up to κ(B).
+#include <map>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "../framework/study.hpp"
+
+namespace femc::studies {
+
+inline constexpr double kDefaultGateFactor = 10;
+
+using MetricSet = std::map<std::string, std::vector<Metric>>;  // study → metrics
+
+// Runs every study at quick size into work_dir (fresh) and collects the metrics.
+MetricSet run_quick_studies(const std::string& work_dir, unsigned jobs, Degradation degradation, bool progress);
+
+// Reads DIR/metrics.json; throws InputError("baseline", …) when absent or malformed.
+MetricSet read_baseline(const std::string& dir);
+void write_baseline(const std::string& dir, const MetricSet& metrics, unsigned long seed);
+
+struct GateVerdict {
+  struct Line {
+    std::string study, metric, verdict;  // worse | missing | new
+    double baseline = 0, now = 0;
+  };
+  std::vector<Line> lines;  // only what is not ok
+  std::size_t compared = 0, worse = 0;
+  bool passed() const { return worse == 0; }
+};
+
+GateVerdict compare(const MetricSet& baseline, const MetricSet& now, double factor);
+void print_verdict(std::ostream& out, const GateVerdict& v, double factor);
+
+}  // namespace femc::studies

@@ -1,0 +1,144 @@
+// Study `rank`: one constraint row approaches another, σ_min(A) → 0 across
+// every precision's rank threshold. Rows 1, 2 are integer vectors a₁, a₂;
+// row 3 is a₁ + σ e₁ with σ = 2⁻ᵏ, built in the working precision (so for
+// large k it rounds to a₁ exactly, and the data are then exactly of rank 2).
+// The third right-hand side is b₁ + 1: in the limit σ = 0 the constraints
+// are inconsistent, and for σ > 0 the exact q̈ grows like 1/σ (it must meet
+// a₁·q̈ = b₁ and a₁·q̈ + σ q̈₁ = b₁ + 1). At the threshold each method drops
+// the row's direction and returns the least-squares answer of the limit:
+// the pseudoinverse is discontinuous there, and the study shows where each
+// precision puts the jump and what the diagnostics say.
+#include <cmath>
+#include <map>
+
+#include "framework/measure.hpp"
+#include "framework/registry.hpp"
+
+namespace femc::studies {
+namespace {
+
+constexpr Index kN = 6, kM = 3;
+const Method kMethods[] = {Method::Literal, Method::Cod, Method::Kkt, Method::Nullspace};
+
+// The data at precision S for σ = 2⁻ᵏ (k < 0: the limit σ = 0).
+template <class S>
+System<S> make_data(int k) {
+  Matrix<S> M = Matrix<S>::Zero(kN, kN);
+  for (Index i = 0; i < kN; ++i) M(i, i) = S(static_cast<double>(i + 1));
+  M(0, 1) = M(1, 0) = S(0.5);
+  Matrix<S> A(kM, kN);
+  const double a1[kN] = {1, 2, -1, 0, 3, 1}, a2[kN] = {0, 1, 2, -2, 1, 0};
+  for (Index j = 0; j < kN; ++j) {
+    A(0, j) = S(a1[j]);
+    A(1, j) = S(a2[j]);
+    A(2, j) = S(a1[j]);
+  }
+  if (k >= 0) {
+    S sigma(1);
+    for (int i = 0; i < k; ++i) sigma /= S(2);
+    A(2, 0) = A(2, 0) + sigma;  // rounded in S: exactly a₁ once σ < half an ulp of 1
+  }
+  Vector<S> b(kM), Q(kN), C(kN);
+  b << S(1), S(-2), S(2);
+  for (Index i = 0; i < kN; ++i) Q(i) = S(static_cast<double>(i % 3) - 1), C(i) = S(0.25 * static_cast<double>(i));
+  return System<S>{M, A, b, Q, C, Matrix<S>::Identity(kM, kM)};
+}
+
+class RankStudy : public Study {
+ public:
+  std::string name() const override { return "rank"; }
+  std::string summary() const override {
+    return "σ_min(A) → 0 across each precision's rank threshold: the rank each method decides, its "
+           "diagnostics, and the jump of q̈ where the pseudoinverse is discontinuous.";
+  }
+  std::vector<std::string> columns() const override {
+    return {"k", "sigma", "precision", "u", "exact_rank", "sigma_rel_B", "method", "status", "rank_decided",
+            "rank_tol", "largest_dropped_rel", "smallest_kept_rel", "expected_rank", "qdd_norm",
+            "exact_qdd_norm", "limit_qdd_norm", "err_vs_exact", "err_vs_limit", "warnings"};
+  }
+  std::vector<std::string> precisions(const StudyConfig&) const override { return working_precisions(); }
+
+  std::vector<Cell> cells(const StudyConfig& config) const override {
+    std::vector<Cell> out;
+    const int step = config.size == Size::Quick ? 4 : 1;
+    for (int k = 0; k <= 240; k += step) out.push_back(Cell{"k" + std::to_string(k), {{"k", std::to_string(k)}}});
+    return out;
+  }
+
+  std::vector<Row> run(const Cell& cell, const StudyConfig&) const override {
+    const int k = std::stoi(cell.params.at("k"));
+    std::vector<Row> rows;
+    for (const std::string& precision : working_precisions()) {
+      with_precision(precision, [&](auto tag) {
+        using S = typename decltype(tag)::type;
+        const System<rational> exact = exact_system(make_data<S>(k));
+        const System<rational> limit = exact_system(make_data<S>(-1));
+        const ExactReference ref = exact_reference(exact);
+        const ExactReference ref_limit = exact_reference(limit);
+        const double sigma_rel = ref.rank == kM ? 1 / ref.kappa_B : 0;
+        const double u = static_cast<double>(unit_roundoff<S>());
+        const System<S> sys = system_as<S>(exact);
+        for (Method method : kMethods) {
+          Row row{num(k), num(std::ldexp(1.0, -k)), precision, num(u), num(long(ref.rank)), num(sigma_rel),
+                  to_string(method)};
+          Options<S> opt;
+          opt.method = method;
+          try {
+            const Solution<S> s = solve(sys, opt);
+            const auto& rd = s.diagnostics.rank;
+            const double d1 = static_cast<double>(rd.largest);
+            const double tol = static_cast<double>(rd.tol);
+            // Expected: the exact rank where σ is 1000× clear of the
+            // threshold on either side (κ(M) ≤ 7 separates σ(A) from σ(B));
+            // "either" inside that band, where both answers are right.
+            std::string expected = "either";
+            if (ref.rank < kM || sigma_rel < tol / 1000) expected = num(long(kM - 1));
+            else if (sigma_rel > 1000 * tol) expected = num(long(kM));
+            std::string warnings;
+            for (const auto& w : s.diagnostics.warnings) warnings += (warnings.empty() ? "" : "; ") + w;
+            row.insert(row.end(),
+                       {"ok", num(long(rd.rank)), num(tol), num(d1 > 0 ? static_cast<double>(rd.largest_dropped) / d1 : 0),
+                        num(d1 > 0 ? static_cast<double>(rd.smallest_kept) / d1 : 0), expected,
+                        num(static_cast<double>(s.qdd.norm())), num(norm2(ref.solution.qdd)),
+                        num(norm2(ref_limit.solution.qdd)), num(relative_error(s.qdd, ref.solution.qdd)),
+                        num(relative_error(s.qdd, ref_limit.solution.qdd)), warnings});
+          } catch (const MethodError& e) {
+            row.insert(row.end(), {std::string("method-error: ") + e.what(), "-1", "nan", "nan", "nan", "either",
+                                   "nan", num(norm2(ref.solution.qdd)), num(norm2(ref_limit.solution.qdd)), "nan",
+                                   "nan", ""});
+          }
+          rows.push_back(row);
+        }
+      });
+    }
+    return rows;
+  }
+
+  // Per method × precision: cells where the decided rank contradicts the
+  // expected one (floor 0), and cells the method could not solve while A had
+  // full rank (floor 0).
+  std::vector<Metric> metrics(const Table& t) const override {
+    std::map<std::string, Metric> m;
+    for (const Row& row : t.rows) {
+      const std::string key = t.text(row, "method") + "/" + t.text(row, "precision");
+      Metric& wrong = m.try_emplace(key + "/rank_mismatches", Metric{key + "/rank_mismatches", 0, 0}).first->second;
+      Metric& fail = m.try_emplace(key + "/failures_full_rank", Metric{key + "/failures_full_rank", 0, 0}).first->second;
+      const bool ok = t.text(row, "status") == "ok";
+      if (!ok) {
+        if (t.text(row, "exact_rank") == num(long(kM))) fail.value += 1;
+        continue;
+      }
+      const std::string& expected = t.text(row, "expected_rank");
+      if (expected != "either" && expected != t.text(row, "rank_decided")) wrong.value += 1;
+    }
+    std::vector<Metric> out;
+    for (auto& [k, v] : m) out.push_back(v);
+    return out;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Study> make_rank_study() { return std::make_unique<RankStudy>(); }
+
+}  // namespace femc::studies
