@@ -777,16 +777,13 @@ def seed_system_runs(d):
     if os.path.isdir(d):
         for f in sorted(os.listdir(d)):
             base, ext = os.path.splitext(f)
-            # The study `trajectories` writes trajectories.* into reports/trajectories/: not a run.
-            if ext in (".csv", ".json") and base != "trajectories" and "." in base:
+            if ext in (".csv", ".json") and "." in base:
                 runs.setdefault(base, {})[ext] = f
     return runs
 
 
 def seed_systems_section(reports):
-    # reports/seed-systems/ now; reports/trajectories/ held them before the
-    # study of that name took the directory over.
-    found = [(sub, seed_system_runs(os.path.join(reports, sub))) for sub in ("seed-systems", "trajectories")]
+    found = [(sub, seed_system_runs(os.path.join(reports, sub))) for sub in ("seed-systems",)]
     found = [(sub, runs) for sub, runs in found if runs]
     out = ["## Per-system trajectories", ""]
     if not found:
@@ -796,8 +793,7 @@ def seed_systems_section(reports):
             "data, at double (tol 1e-10) and at 128 bits (tol 1e-16): one CSV of the records and one JSON summary "
             "per system and precision.", ""]
     for sub, runs in found:
-        out += [f"In {sub}/" + (" (older runs, from before the study `trajectories` used that directory)"
-                                if sub == "trajectories" else "") + ":", "",
+        out += [f"In {sub}/:", "",
                 "| system | precision | completed | steps | max abs balance | max drift | files |",
                 "|---|---|---|---|---|---|---|"]
         for base, files in runs.items():

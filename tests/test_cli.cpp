@@ -202,5 +202,44 @@ TEST(CliSimulate, BadOptionsExitTwoWithOneLineAndNoOutput) {
   }
 }
 
+// femc study / femc report: bad options exit 2 with one line naming the
+// field, and write nothing.
+TEST(CliStudy, BadOptionsExitTwoWithOneLineAndNoOutput) {
+  const fs::path out = fs::temp_directory_path() / ("femc_study_" + std::to_string(::getpid()));
+  fs::create_directories(out);
+  for (const char* args : {"study nosuch", "study rank --size huge", "study rank --shard 3/2", "study rank --shard x",
+                           "study rank --shard 0/2", "study rank --jobs 0", "study rank --merge --fresh", "study",
+                           "report", "report --check /nonexistent/baseline", "report --check a --update-baseline b",
+                           "report --check /nonexistent --factor 0.5", "report --update-baseline x --degrade normal-equations",
+                           "report --check x --degrade worse"}) {
+    CliRun r = femc(std::string(args) + " --out " + out.string());
+    if (std::string(args).rfind("report", 0) == 0) r = femc(args);
+    EXPECT_EQ(r.status, 2) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+    EXPECT_TRUE(fs::is_empty(out)) << args;
+  }
+  CliRun r = femc("study rank --out " + (out / "missing").string());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("out"), std::string::npos) << r.err;
+  fs::remove_all(out);
+}
+
+// A study run writes the table and the record, and a second run with the
+// same seed writes the same table.
+TEST(CliStudy, PainleveRunIsDeterministic) {
+  const fs::path out = fs::temp_directory_path() / ("femc_study_run_" + std::to_string(::getpid()));
+  fs::create_directories(out);
+  ASSERT_EQ(femc("study painleve --jobs 2 --out " + out.string()).status, 0);
+  const std::string first = slurp(out / "painleve" / "painleve.csv");
+  auto record = nlohmann::json::parse(slurp(out / "painleve" / "painleve.json"));
+  EXPECT_EQ(record["study"], "painleve");
+  EXPECT_EQ(record["size"], "quick");
+  EXPECT_FALSE(record["commit"].get<std::string>().empty());
+  EXPECT_FALSE(fs::exists(out / "painleve" / "cells"));
+  ASSERT_EQ(femc("study painleve --jobs 1 --fresh --out " + out.string()).status, 0);
+  EXPECT_EQ(slurp(out / "painleve" / "painleve.csv"), first);
+  fs::remove_all(out);
+}
+
 }  // namespace
 }  // namespace femc
