@@ -9,6 +9,8 @@
 // generously), relative to 1 + |q̈|.
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/rational.hpp"
 #include "femc/solve.hpp"
@@ -65,6 +67,72 @@ TEST(RankPolicy, UserToleranceIsTakenAsGiven) {
   const Solution<double> s = solve(permutation_case<double>(true), opt);
   EXPECT_EQ(s.diagnostics.rank.tol, 1e-17);
   EXPECT_EQ(s.diagnostics.rank.rank, 2);
+}
+
+// The other side of the band (rank.hpp, decide_formed_rank). M has κ(M) =
+// 10⁸, so τ_formed = τ·10⁴; A (4×8) has full row rank with κ(A) ≈ 10¹⁰, and
+// B = A L⁻ᵀ has its smallest relative singular value inside the band
+// (τ, τ·10⁴). With τ_formed alone, cod and literal dropped that direction
+// although A determines it, and q̈ lost every digit (the conditioning study at
+// κ(M) = 10⁸ found 16 such solves); nullspace, which decides on A, kept it.
+// Now the rank of A settles the band: all three keep rank 4, and q̈ is far
+// closer to the exact answer than to the answer with the direction dropped.
+template <class S>
+Matrix<S> householder(const Vector<S>& v) {
+  const Index n = v.size();
+  return Matrix<S>(Matrix<S>::Identity(n, n) - (S(2) / v.squaredNorm()) * v * v.transpose());
+}
+
+System<double> band_case() {
+  const Index n = 8, m = 4;
+  Eigen::VectorXd v(n), w(m), v2(n);
+  for (Index i = 0; i < n; ++i) v(i) = 1 + i, v2(i) = (i % 3) - 1.5;
+  w << 1, -2, 0.5, 3;
+  const Eigen::MatrixXd H = householder<double>(v), G = householder<double>(w), K = householder<double>(v2);
+  Eigen::VectorXd lambda(n);
+  for (Index i = 0; i < n; ++i) lambda(i) = std::pow(1e-8, double(i) / (n - 1));
+  Eigen::MatrixXd M = H * lambda.asDiagonal() * H;
+  const Eigen::MatrixXd Mt = M.transpose();
+  M.triangularView<Eigen::StrictlyUpper>() = Mt.triangularView<Eigen::StrictlyUpper>();
+  Eigen::MatrixXd S = Eigen::MatrixXd::Zero(m, n);
+  for (Index i = 0; i < m; ++i) S(i, i) = std::pow(1e-10, double(i) / (m - 1));
+  const Eigen::MatrixXd A = G * S * K;
+  Eigen::VectorXd b(m), Q(n), C(n);
+  b << 1, -1, 2, 0.5;
+  for (Index i = 0; i < n; ++i) Q(i) = (i % 4) - 2.0, C(i) = 0.25 * i;
+  System<double> sys = make_system<double>(M, A, b, Q);
+  sys.C = C;
+  return sys;
+}
+
+TEST(RankPolicy, DirectionsThatADeterminesAreKeptInsideTheBand) {
+  const System<double> sys = band_case();
+  auto exact_of = [](const System<double>& s) {
+    auto r = [](double x) { return rational(x); };
+    return solve(System<rational>{s.M.unaryExpr(r), s.A.unaryExpr(r), s.b.unaryExpr(r), s.Q.unaryExpr(r),
+                                  s.C.unaryExpr(r), s.W.unaryExpr(r)},
+                 {Method::Exact});
+  };
+  const Solution<rational> exact = exact_of(sys);
+  ASSERT_EQ(exact.diagnostics.rank.rank, 4);
+  // The answer with the weakest direction dropped (cod at a rank tolerance
+  // chosen to give rank 3): what the old rule returned.
+  const Eigen::VectorXd exact_qdd = exact.qdd.unaryExpr([](const rational& x) { return test::to_double(x); });
+  Options<double> cod3;
+  cod3.rank_tol = 1e-9;  // between σ₄/σ₁ = 1e-10 and σ₃/σ₁: rank 3 on purpose
+  const Eigen::VectorXd dropped = solve(sys, cod3).qdd;
+  const double gap = (dropped - exact_qdd).norm() / exact_qdd.norm();
+  ASSERT_GT(gap, 1e-3) << "the case must make dropping visible";
+  for (const Method method : {Method::Cod, Method::Literal, Method::Nullspace}) {
+    Options<double> opt;
+    opt.method = method;
+    const Solution<double> s = solve(sys, opt);
+    const double err = (s.qdd - exact_qdd).norm() / exact_qdd.norm();
+    std::cout << to_string(method) << ": rank " << s.diagnostics.rank.rank << ", error " << err << " (dropping: " << gap
+              << ")\n";
+    EXPECT_EQ(s.diagnostics.rank.rank, 4) << to_string(method);
+    EXPECT_LT(err, gap / 100) << to_string(method);
+  }
 }
 
 }  // namespace

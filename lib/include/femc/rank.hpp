@@ -32,10 +32,9 @@ S rank_tolerance(const Options<S>& opt, Index m, Index n) {
 // c·u·κ(L)·κ(L_W)·‖P‖ (triangular solves are backward stable row by row, so
 // their forward error carries κ(L); Higham, Accuracy and Stability of
 // Numerical Algorithms, 2nd ed., §8.2), and κ(L) = √κ(M). A singular value
-// of P below τ·√(κ(M)·κ(W))·d₁ cannot be told from that rounding: with the
-// plain default a rank-1 P formed with κ(W) ≈ 100 was seen kept at rank 2,
-// and q̈ came out 10¹⁶ wrong (property Meta_RowPermutationInvariance, random
-// seed). A user's rank_tol is taken as given.
+// of P below τ·√(κ(M)·κ(W))·d₁ cannot be told from that rounding by its size
+// alone. decide_formed_rank below says what decides it then. A user's
+// rank_tol is taken as given.
 template <class S>
 S formed_rank_tolerance(const Options<S>& opt, Index m, Index n, const S& kappa_M, const S& kappa_W) {
   if (opt.rank_tol) return *opt.rank_tol;
@@ -60,6 +59,37 @@ RankDecision<S> decide_rank(const Vec& d, const S& tol) {
   if (k > 0) r.smallest_kept = d(k - 1);
   if (k < d.size()) r.largest_dropped = d(k);
   return r;
+}
+
+// The rank of a formed P = W^{1/2} A M^{-1/2} from its magnitudes d. Since
+// W^{1/2} and M^{-1/2} are nonsingular, rank P = rank A exactly; only the
+// rounding of forming P blurs it. So P's magnitudes bound the rank:
+//   r_formed = #{d_i > τ_formed·d₁}  ≤  rank  ≤  r_plain = #{d_i > τ·d₁},
+// below τ·d₁ nothing is distinguishable from rounding, above τ_formed·d₁
+// (formed_rank_tolerance) not even the formation noise reaches. Inside the
+// band the rank of A itself, decided at τ and free of the formation noise,
+// settles it, clamped to [r_formed, r_plain]. Both extremes went wrong
+// before this rule: with τ alone, an exactly rank-1 P formed with κ(W) ≈ 100
+// kept a noise singular value and q̈ came out 10¹⁶ wrong (property
+// Meta_RowPermutationInvariance, random seed); with τ_formed alone, at
+// κ(M) = 10⁸ constraints that A determines were dropped and q̈ lost every
+// digit where nullspace kept 8 (the conditioning study, reports/conditioning).
+// rank_of_A() is called only inside the band.
+template <class S, class Vec, class RankOfA>
+RankDecision<S> decide_formed_rank(const Vec& d, const S& tol, const S& tol_formed, RankOfA&& rank_of_A) {
+  RankDecision<S> plain = decide_rank(d, tol);
+  if (!(tol_formed > tol)) return plain;
+  const RankDecision<S> formed = decide_rank(d, tol_formed);
+  if (formed.rank == plain.rank) return plain;
+  const Index r = std::clamp<Index>(rank_of_A(), formed.rank, plain.rank);
+  if (r == formed.rank) return formed;
+  if (r == plain.rank) return plain;
+  RankDecision<S> out = plain;
+  out.rank = r;
+  out.smallest_kept = d(r - 1);
+  out.largest_dropped = r < d.size() ? d(r) : S(0);
+  out.tol = out.largest_dropped / out.largest;  // the cut that reproduces r
+  return out;
 }
 
 }  // namespace femc

@@ -23,6 +23,13 @@ class CompleteOrthogonal {
   CompleteOrthogonal(const Matrix<S>& X, const S& tol) { compute(X, tol); }
 
   void compute(const Matrix<S>& X, const S& tol) {
+    compute_with(X, tol, [&](const Vector<S>& d) { return decide_rank(d, tol); });
+  }
+
+  // The same with the rank decided by decide(d) from the magnitudes |R_ii|
+  // (e.g. decide_formed_rank); tol is recorded when X is empty.
+  template <class Decide>
+  void compute_with(const Matrix<S>& X, const S& tol, Decide&& decide) {
     using std::abs;
     m_ = X.rows();
     n_ = X.cols();
@@ -35,7 +42,7 @@ class CompleteOrthogonal {
     qr_.compute(X);
     Vector<S> d(k);
     for (Index i = 0; i < k; ++i) d(i) = abs(qr_.matrixQR()(i, i));
-    rank_ = decide_rank(d, tol);
+    rank_ = decide(d);
     const Index r = rank_.rank;
     if (r > 0) {
       const Matrix<S> R1 = qr_.matrixQR().topRows(r).template triangularView<Eigen::Upper>();

@@ -29,8 +29,12 @@ Solution<S> solve_cod(const System<S>& sys, const Options<S>& opt) {
   }
 
   const S kappa_W = weighted ? detail::kappa_from_llt(cholW).value_or(S(1)) : S(1);
-  const CompleteOrthogonal<S> cod(
-      P, formed_rank_tolerance(opt, m, n, detail::kappa_from_llt(chol).value_or(S(1)), kappa_W));
+  const S tol = rank_tolerance(opt, m, n);
+  const S tol_formed = formed_rank_tolerance(opt, m, n, detail::kappa_from_llt(chol).value_or(S(1)), kappa_W);
+  CompleteOrthogonal<S> cod;
+  cod.compute_with(P, tol, [&](const Vector<S>& d) {  // rank.hpp: A settles what forming P blurs
+    return decide_formed_rank(d, tol, tol_formed, [&] { return CompleteOrthogonal<S>(sys.A, tol).rank().rank; });
+  });
   // One decomposition, two right-hand sides: P⁺(b̃ − P M^{-1/2}Q) and P⁺P M^{-1/2}C.
   const Matrix<S> x = cod.solve(detail::two_columns<S>(bt - P * yQ, P * yC));
   const Vector<S> xN = x.col(0);       // P⁺(b̃ − P M^{-1/2}Q)
@@ -52,7 +56,7 @@ Solution<S> solve_cod(const System<S>& sys, const Options<S>& opt) {
       Vector<S> mu = cod.solve_transposed(xN);
       sol.lambda = weighted ? Vector<S>(cholW.matrixL() * mu) : mu;
     } else {
-      const CompleteOrthogonal<S> codAt(sys.A.transpose(), rank_tolerance(opt, m, n));
+      const CompleteOrthogonal<S> codAt(sys.A.transpose(), tol);
       sol.lambda = codAt.solve(sol.QN);
     }
   } else {

@@ -16,9 +16,9 @@ Matrix<S> spd_function(const Eigen::SelfAdjointEigenSolver<Matrix<S>>& eig, F f)
 }
 
 // X⁺ = V Σ⁺ Uᵀ from an SVD, inverting the singular values kept by the rank
-// policy. Records the rank decision.
-template <class S>
-Matrix<S> pseudoinverse(const Matrix<S>& X, const S& tol, RankDecision<S>* rank) {
+// policy (decide(σ), by default decide_rank at tol). Records the rank decision.
+template <class S, class Decide>
+Matrix<S> pseudoinverse(const Matrix<S>& X, const S& tol, RankDecision<S>* rank, Decide&& decide) {
   Matrix<S> Xp = Matrix<S>::Zero(X.cols(), X.rows());
   if (X.rows() == 0 || X.cols() == 0) {
     if (rank) *rank = decide_rank(Vector<S>(), tol);
@@ -26,11 +26,16 @@ Matrix<S> pseudoinverse(const Matrix<S>& X, const S& tol, RankDecision<S>* rank)
   }
   Eigen::JacobiSVD<Matrix<S>> svd(X, Eigen::ComputeThinU | Eigen::ComputeThinV);
   const Vector<S> sigma = svd.singularValues();
-  const RankDecision<S> r = decide_rank(sigma, tol);
+  const RankDecision<S> r = decide(sigma);
   for (Index k = 0; k < r.rank; ++k)
     Xp += svd.matrixV().col(k) * (svd.matrixU().col(k).transpose() / sigma(k));
   if (rank) *rank = r;
   return Xp;
+}
+
+template <class S>
+Matrix<S> pseudoinverse(const Matrix<S>& X, const S& tol, RankDecision<S>* rank) {
+  return pseudoinverse<S>(X, tol, rank, [&](const Vector<S>& sigma) { return decide_rank(sigma, tol); });
 }
 
 }  // namespace detail
@@ -61,7 +66,12 @@ Solution<S> solve_literal(const System<S>& sys, const Options<S>& opt) {
   const Matrix<S> P = W_half * B;                    // P = W^{1/2} B
   const Vector<S> bt = W_half * sys.b;               // b̃ = W^{1/2} b
   RankDecision<S> rankP;
-  const Matrix<S> Pp = detail::pseudoinverse<S>(P, formed_rank_tolerance(opt, m, n, kappa_M, kappa_W), &rankP);
+  const S tol_formed = formed_rank_tolerance(opt, m, n, kappa_M, kappa_W);
+  const Matrix<S> Pp = detail::pseudoinverse<S>(P, tol, &rankP, [&](const Vector<S>& sigma) {
+    return decide_formed_rank(sigma, tol, tol_formed, [&] {  // rank.hpp: A settles what forming P blurs
+      return decide_rank(Eigen::JacobiSVD<Matrix<S>>(sys.A).singularValues(), tol).rank;
+    });
+  });
   const Matrix<S> I_PpP = Matrix<S>::Identity(n, n) - Pp * P;
 
   sol.qdd = a + M_mhalf * Pp * (bt - P * M_mhalf * sys.Q) + M_mhalf * I_PpP * M_mhalf * sys.C;  // 001 (15)
