@@ -10,7 +10,7 @@
 JOBS ?= 2
 FEMC := build/release/lib/femc
 
-.PHONY: all deps build report test asan bench clean
+.PHONY: all deps build build-cli report test asan bench clean
 
 all: build
 
@@ -21,7 +21,13 @@ build: deps
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release -j $(JOBS)
 
-report: build
+# make report needs the femc command only, not the test executables: on a
+# fresh clone that is the difference between about 12 and 21 minutes of build.
+build-cli: deps
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release -j $(JOBS) --target femc_cli
+
+report: build-cli
 	@scripts/solve-examples.sh $(FEMC) examples reports/examples
 	@scripts/simulate-seed-systems.sh $(FEMC) reports/seed-systems
 	@$(FEMC) study all --jobs $(JOBS) --out reports
