@@ -185,11 +185,11 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
   result.cells_total = cells.size();
   auto cell_path = [&](const Cell& c) { return cells_dir / (c.key + ".csv"); };
 
-  std::vector<std::size_t> todo;
+  std::vector<std::size_t> pending;
   for (std::size_t i = 0; i < cells.size(); ++i) {
     if (i % opt.shard_count != opt.shard_index - 1) continue;
     if (fs::exists(cell_path(cells[i]))) ++result.cells_reused;
-    else if (!opt.merge_only) todo.push_back(i);
+    else if (!opt.merge_only) pending.push_back(i);
   }
 
   std::atomic<std::size_t> next{0}, finished{0};
@@ -200,7 +200,7 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
     if (!opt.progress) return;
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::lock_guard<std::mutex> lock(mutex);
-    std::cerr << "\r" << study.name() << ": " << finished.load() << "/" << todo.size() << " cells, "
+    std::cerr << "\r" << study.name() << ": " << finished.load() << "/" << pending.size() << " cells, "
               << static_cast<long>(s) << " s " << std::flush;
   };
   auto worker = [&] {
@@ -211,8 +211,8 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
     } free_cache;
     for (;;) {
       const std::size_t k = next++;
-      if (k >= todo.size() || failed) return;
-      const Cell& cell = cells[todo[k]];
+      if (k >= pending.size() || failed) return;
+      const Cell& cell = cells[pending[k]];
       try {
         const auto t0 = std::chrono::steady_clock::now();
         std::vector<Row> rows = study.run(cell, config);
@@ -229,10 +229,10 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
     }
   };
   std::vector<std::thread> threads;
-  const unsigned n_threads = std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<std::size_t>(todo.size(), 1)));
+  const unsigned n_threads = std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<std::size_t>(pending.size(), 1)));
   for (unsigned t = 0; t < n_threads; ++t) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
-  if (opt.progress && !todo.empty()) std::cerr << "\n";
+  if (opt.progress && !pending.empty()) std::cerr << "\n";
   if (failed) throw MethodError(study.name() + ": " + failure);
   result.cells_computed = finished;
 
