@@ -5,18 +5,27 @@
 //
 // Names: femc/<scalar>/<method>/<full|deficient>/<n>x<m>. Method "cod" etc.
 // runs with Options::assume_valid (the method alone, like the LAPACKE
-// anchor); "cod+validate" is the call a user makes by default.
+// anchor); "cod+validate" is the call a user makes by default. The workspace
+// rows (methods/cod.hpp) solve into one Solution through one CodWorkspace:
+// "cod+ws" alternates between the system and a copy with 2·M (every solve
+// factors M, as when M(q) changes along a trajectory), "cod+ws-fixedM" solves
+// the same system (M's factor reused, as in a sweep over A, b, Q, C). Under
+// MPFR the workspace rows run with the limb pool (scalar/mpfr_pool.hpp).
 #include <benchmark/benchmark.h>
 
 #include <exception>
 #include <initializer_list>
 #include <string>
+#include <type_traits>
 
 #include "alloc_count.hpp"
+#include "femc/scalar/mpfr.hpp"
+#include "femc/scalar/mpfr_pool.hpp"
 #include "femc/solve.hpp"
 #include "problems.hpp"
 
 namespace femc::bench {
+using namespace femc::alloc;  // tests/support/alloc_count.hpp
 
 // How much of a combination to run (the slow ones are restricted).
 enum class Budget {
@@ -37,28 +46,73 @@ inline void set_alloc_counters(benchmark::State& st, const AllocCounts& d) {
   st.counters["gmp_allocs"] = C(double(d.gmp), C::kAvgIterations);
 }
 
+enum class Mode { Plain, Validate, Workspace, WorkspaceFixedM };
+
+inline const char* suffix(Mode mode) {
+  switch (mode) {
+    case Mode::Plain: return "";
+    case Mode::Validate: return "+validate";
+    case Mode::Workspace: return "+ws";
+    case Mode::WorkspaceFixedM: return "+ws-fixedM";
+  }
+  return "?";
+}
+
+// The limb pool for the duration of a workspace benchmark; the counting
+// allocator of main() comes back after it (blocks of either are malloc's).
+struct LimbPoolScope {
+  explicit LimbPoolScope(bool on) : on_(on) {
+    if (on_) install_mpfr_limb_pool();
+  }
+  ~LimbPoolScope() {
+    if (on_) install_gmp_counting();
+  }
+  bool on_;
+};
+
 // Guard sets the working precision (MpfrPrecision for MPFR) before any
 // number of the system is created.
 template <class S, class Guard>
-void solve_case(benchmark::State& st, Method method, bool validate, Shape shape, RankClass rc, long bits,
-                bool warmup) {
+void solve_case(benchmark::State& st, Method method, Mode mode, Shape shape, RankClass rc, long bits, bool warmup) {
+  const bool workspace = mode == Mode::Workspace || mode == Mode::WorkspaceFixedM;
+  LimbPoolScope pool(workspace && std::is_same_v<S, mpfr_real>);
   Guard guard(bits);
   const System<S> sys = problem_as<S>(shape, rc);
+  System<S> other = sys;
+  if (mode == Mode::Workspace) other.M *= S(2);
   Options<S> opt;
   opt.method = method;
-  opt.assume_valid = !validate;
+  opt.assume_valid = mode != Mode::Validate;
   try {
-    if (warmup) benchmark::DoNotOptimize(solve(sys, opt).qdd.data());
     Index rank = -1;
-    const AllocCounts before = alloc_counts();
-    for (auto _ : st) {
-      const Solution<S> s = solve(sys, opt);
-      benchmark::DoNotOptimize(s.qdd.data());
-      rank = s.diagnostics.rank.rank;
+    if (workspace) {
+      CodWorkspace<S> ws;
+      Solution<S> sol;
+      for (int round = 0; round < 2; ++round) {  // warm-up (two rounds: see tests/test_cod_workspace.cpp)
+        solve(sys, opt, sol, ws);
+        solve(other, opt, sol, ws);
+      }
+      bool flip = false;
+      const AllocCounts before = alloc_counts();
+      for (auto _ : st) {
+        solve(flip ? other : sys, opt, sol, ws);
+        flip = !flip;
+        benchmark::DoNotOptimize(sol.qdd.data());
+        rank = sol.diagnostics.rank.rank;
+      }
+      set_alloc_counters(st, alloc_counts() - before);
+    } else {
+      if (warmup) benchmark::DoNotOptimize(solve(sys, opt).qdd.data());
+      const AllocCounts before = alloc_counts();
+      for (auto _ : st) {
+        const Solution<S> s = solve(sys, opt);
+        benchmark::DoNotOptimize(s.qdd.data());
+        rank = s.diagnostics.rank.rank;
+      }
+      set_alloc_counters(st, alloc_counts() - before);
     }
-    set_alloc_counters(st, alloc_counts() - before);
     st.counters["rank"] = double(rank);
-    st.counters["warm"] = warmup ? 1 : 0;
+    st.counters["warm"] = warmup || workspace ? 1 : 0;
   } catch (const std::exception& e) {
     st.SkipWithError(e.what());
   }
@@ -66,28 +120,30 @@ void solve_case(benchmark::State& st, Method method, bool validate, Shape shape,
 
 // Registers scalar × methods × shapes × both rank classes, asking budget()
 // for each; kkt is not registered for a rank-deficient A (it refuses it by
-// design). with_validate adds a "cod+validate" row per shape.
+// design). with_validate adds the "cod+validate", "cod+ws" and
+// "cod+ws-fixedM" rows per shape.
 template <class S, class Guard = NoGuard>
 void register_solves(const std::string& scalar, long bits, std::initializer_list<Method> methods,
                      std::initializer_list<Shape> shapes, Budget (*budget)(Method, Shape), bool with_validate) {
   for (RankClass rc : {RankClass::Full, RankClass::Deficient})
     for (Shape shape : shapes) {
-      auto add = [&](Method method, bool validate) {
+      auto add = [&](Method method, Mode mode) {
         const Budget b = budget(method, shape);
         if (b == Budget::Skip) return;
-        const std::string name = "femc/" + scalar + "/" + to_string(method) + (validate ? "+validate" : "") + "/" +
+        const std::string name = "femc/" + scalar + "/" + to_string(method) + suffix(mode) + "/" +
                                  bench::name(rc) + "/" + shape.label();
         auto* bm = benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
-          solve_case<S, Guard>(st, method, validate, shape, rc, bits, b == Budget::Timed);
+          solve_case<S, Guard>(st, method, mode, shape, rc, bits, b == Budget::Timed);
         });
         bm->Unit(benchmark::kMicrosecond);
         if (b == Budget::Once) bm->Iterations(1);
       };
       for (Method method : methods) {
         if (method == Method::Kkt && rc == RankClass::Deficient) continue;
-        add(method, false);
+        add(method, Mode::Plain);
       }
-      if (with_validate) add(Method::Cod, true);
+      if (with_validate)
+        for (Mode mode : {Mode::Validate, Mode::Workspace, Mode::WorkspaceFixedM}) add(Method::Cod, mode);
     }
 }
 

@@ -31,6 +31,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("gmp_version", gmp_version);
 
   using namespace femc::bench;
+  using namespace femc::alloc;
   register_mpfr_ops();  // first: the unit costs, on a quiet machine state
   register_op_counts();
   register_lapacke();

@@ -12,6 +12,7 @@
 // Explicit instantiations (src/) exist for double, long double, float128,
 // double_double, quad_double, mpfr_real (methods literal, cod, kkt, nullspace) and
 // rational (method exact). Include the scalar's header from femc/scalar/.
+#include "femc/methods/cod.hpp"
 #include "femc/options.hpp"
 #include "femc/solution.hpp"
 #include "femc/system.hpp"
@@ -20,5 +21,13 @@ namespace femc {
 
 template <class S>
 Solution<S> solve(const System<S>& sys, const Options<S>& opt = {});
+
+// The same into sol, for repeated solves: method cod runs in the workspace
+// (methods/cod.hpp: no heap allocation after the first solve of a shape, the
+// factor of an unchanged M reused, and validate()'s check of that M skipped),
+// the other methods as solve() runs them. The result is solve()'s, bit for
+// bit. On an exception sol is unspecified.
+template <class S>
+void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol, CodWorkspace<S>& ws);
 
 }  // namespace femc

@@ -48,6 +48,21 @@ void add_warnings(Diagnostics<S>& d) {
 
 }  // namespace detail
 
+namespace detail {
+// What solve() does after the method: no non-finite result, warnings, names.
+template <class S>
+void finish(const Options<S>& opt, Solution<S>& sol) {
+  if constexpr (!ScalarTraits<S>::exact) {
+    if (!all_finite(sol))
+      throw MethodError("the result overflows " + ScalarTraits<S>::name() +
+                        " (an intermediate is not finite); rescale the system or raise the precision");
+    add_warnings(sol.diagnostics);
+  }
+  sol.diagnostics.method = to_string(opt.method);
+  sol.diagnostics.precision = ScalarTraits<S>::name();
+}
+}  // namespace detail
+
 template <class S>
 Solution<S> solve(const System<S>& sys, const Options<S>& opt) {
   if (!opt.assume_valid) validate(sys);
@@ -65,14 +80,24 @@ Solution<S> solve(const System<S>& sys, const Options<S>& opt) {
       case Method::Exact:
         throw InputError("method", "'exact' runs in exact rational arithmetic only (precision exact)");
     }
-    if (!detail::all_finite(sol))
-      throw MethodError("the result overflows " + ScalarTraits<S>::name() +
-                        " (an intermediate is not finite); rescale the system or raise the precision");
-    detail::add_warnings(sol.diagnostics);
   }
-  sol.diagnostics.method = to_string(opt.method);
-  sol.diagnostics.precision = ScalarTraits<S>::name();
+  detail::finish(opt, sol);
   return sol;
+}
+
+template <class S>
+void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol, CodWorkspace<S>& ws) {
+  if constexpr (ScalarTraits<S>::exact) {
+    sol = solve(sys, opt);
+  } else {
+    if (opt.method != Method::Cod) {
+      sol = solve(sys, opt);
+      return;
+    }
+    if (!opt.assume_valid) detail::validate_system(sys, [&] { ws.validate_mass(sys.M); });
+    ws.solve(sys, opt, sol);
+    detail::finish(opt, sol);
+  }
 }
 
 }  // namespace femc

@@ -32,7 +32,7 @@ void require_finite(const Vector<S>& v, const char* field) {
 }
 
 template <class S>
-void require_spd(const Matrix<S>& X, const char* field) {
+void require_symmetric(const Matrix<S>& X, const char* field) {
   using std::abs;
   const Index k = X.rows();
   S scale(0), asym(0);
@@ -50,6 +50,16 @@ void require_spd(const Matrix<S>& X, const char* field) {
        << ScalarTraits<S>::format(symmetry_tolerance<S>()) << ")";
     throw InputError(field, os.str());
   }
+}
+
+template <class S>
+InputError not_positive_definite(const char* field) {
+  return InputError(field, "not positive definite at " + ScalarTraits<S>::name() + " (Cholesky failed)");
+}
+
+template <class S>
+void require_spd(const Matrix<S>& X, const char* field) {
+  require_symmetric(X, field);
   if constexpr (ScalarTraits<S>::exact) {
     // Exact LDLᵀ: X is positive definite iff every pivot is > 0.
     Eigen::LDLT<Matrix<S>> ldlt(X);
@@ -59,15 +69,17 @@ void require_spd(const Matrix<S>& X, const char* field) {
       if (!(D(i) > S(0))) throw InputError(field, "not positive definite (an LDLᵀ pivot is ≤ 0)");
   } else {
     Eigen::LLT<Matrix<S>> llt(X);
-    if (llt.info() != Eigen::Success)
-      throw InputError(field, "not positive definite at " + ScalarTraits<S>::name() + " (Cholesky failed)");
+    if (llt.info() != Eigen::Success) throw not_positive_definite<S>(field);
   }
 }
 
 }  // namespace detail
 
-template <class S>
-void validate(const System<S>& sys) {
+namespace detail {
+// validate(), with the check that M is positive definite left to
+// check_mass(): a workspace factors M for the solve anyway (methods/cod.hpp).
+template <class S, class CheckMass>
+void validate_system(const System<S>& sys, CheckMass&& check_mass) {
   using detail::shape;
   const Index n = sys.M.rows(), m = sys.A.rows();
   if (n < 1) throw InputError("M", "must have at least one row (n ≥ 1)");
@@ -87,8 +99,14 @@ void validate(const System<S>& sys) {
   detail::require_finite(sys.Q, "Q");
   detail::require_finite(sys.C, "C");
   detail::require_finite(sys.W, "W");
-  detail::require_spd(sys.M, "M");
+  check_mass();
   if (m > 0 && !is_identity(sys.W)) detail::require_spd(sys.W, "W");
+}
+}  // namespace detail
+
+template <class S>
+void validate(const System<S>& sys) {
+  detail::validate_system(sys, [&] { detail::require_spd(sys.M, "M"); });
 }
 
 }  // namespace femc

@@ -2,8 +2,10 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "femc/scalar/mpfr_pool.hpp"
 
 int main(int argc, char** argv) {
+  femc::install_mpfr_limb_pool();  // MPFR temporaries reuse their limbs (scalar/mpfr_pool.hpp)
   CLI::App app{"femc: constrained motion by the General Gauss Principle, at any precision"};
   app.require_subcommand(1);
   auto run_solve = femc::cli::add_solve_command(app);

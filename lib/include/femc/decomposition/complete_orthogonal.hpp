@@ -7,8 +7,16 @@
 //
 // where r is decided on |R_ii| and R₂₂ is dropped. Everything is applied as
 // Householder reflections and triangular solves: no pseudoinverse is formed.
+// When r equals the number of columns, R₁₁ is all of the kept rows: then
+// Z = I and T = R₁₁ᵀ, and the second QR is skipped (it would factor a square
+// triangular matrix for nothing).
 // Eigen's CompleteOrthogonalDecomposition does the same with an RZ step but
 // hides the pivoted-QR diagonal, which the diagnostics report.
+//
+// Storage is reused: computing a decomposition of the shape of the previous
+// one, and the *_into solves, allocate nothing (the workspace of the fast
+// path, methods/cod.hpp). The scratch vectors are members, so one
+// object must not solve from two threads at once.
 #include <Eigen/Householder>
 #include <Eigen/QR>
 
@@ -40,13 +48,17 @@ class CompleteOrthogonal {
       return;
     }
     qr_.compute(X);
-    Vector<S> d(k);
-    for (Index i = 0; i < k; ++i) d(i) = abs(qr_.matrixQR()(i, i));
-    rank_ = decide(d);
+    d_.resize(k);
+    for (Index i = 0; i < k; ++i) d_(i) = abs(qr_.matrixQR()(i, i));
+    rank_ = decide(d_);
     const Index r = rank_.rank;
-    if (r > 0) {
-      const Matrix<S> R1 = qr_.matrixQR().topRows(r).template triangularView<Eigen::Upper>();
-      rz_.compute(R1.transpose());
+    if (r > 0 && r < n_) {  // [R₁₁ R₁₂]ᵀ = Z T, unblocked: no allocation
+      rz_.resize(n_, r);
+      rz_ = qr_.matrixQR().topRows(r).transpose();
+      rz_.template triangularView<Eigen::StrictlyUpper>().setZero();
+      rz_h_.resize(r);
+      rz_temp_.resize(r);
+      Eigen::internal::householder_qr_inplace_unblocked(rz_, rz_h_, rz_temp_.data());
     }
   }
 
@@ -54,49 +66,96 @@ class CompleteOrthogonal {
   Index rows() const { return m_; }
   Index cols() const { return n_; }
 
-  // X⁺·rhs: the minimum-norm least-squares solution of X x ≃ rhs, per column.
-  Matrix<S> solve(const Matrix<S>& rhs) const {
+  // x = X⁺·rhs: the minimum-norm least-squares solution of X x ≃ rhs
+  // (rhs of size rows(), x of size cols()).
+  template <class Rhs, class Out>
+  void solve_into(const Eigen::MatrixBase<Rhs>& rhs, Eigen::MatrixBase<Out>& x) const {
     const Index r = rank_.rank;
-    Matrix<S> x = Matrix<S>::Zero(n_, rhs.cols());
-    if (r == 0) return x;
-    Matrix<S> t = rhs;
-    t.applyOnTheLeft(qr_.householderQ().adjoint());  // Qᵀ rhs
-    x.topRows(r) = Tt().solve(t.topRows(r));              // T⁻ᵀ Q_rᵀ rhs
-    x.applyOnTheLeft(rz_.householderQ());             // Z ·
-    return qr_.colsPermutation() * x;                 // Π ·
+    if (r == 0) {
+      x.setZero();
+      return;
+    }
+    t_m_ = rhs;
+    apply_reflectors(qr_.matrixQR(), qr_.hCoeffs(), qr_.nonzeroPivots(), t_m_, true);  // Qᵀ rhs
+    t_n_.resize(n_);
+    t_n_.setZero();
+    t_n_.head(r) = t_m_.head(r);
+    solve_Tt(t_n_.head(r));                 // T⁻ᵀ Q_rᵀ rhs
+    if (r < n_) apply_reflectors(rz_, rz_h_, r, t_n_, false);  // Z ·
+    permute(t_n_, x);                       // Π ·
   }
 
-  // (Xᵀ)⁺·rhs = (X⁺)ᵀ·rhs: the minimum-norm least-squares solution of Xᵀy ≃ rhs.
-  Matrix<S> solve_transposed(const Matrix<S>& rhs) const {
+  // y = (Xᵀ)⁺·rhs = (X⁺)ᵀ·rhs: the minimum-norm least-squares solution of
+  // Xᵀy ≃ rhs (rhs of size cols(), y of size rows()).
+  template <class Rhs, class Out>
+  void solve_transposed_into(const Eigen::MatrixBase<Rhs>& rhs, Eigen::MatrixBase<Out>& y) const {
     const Index r = rank_.rank;
-    Matrix<S> y = Matrix<S>::Zero(m_, rhs.cols());
-    if (r == 0) return y;
-    Matrix<S> v = qr_.colsPermutation().transpose() * rhs;  // Πᵀ rhs
-    v.applyOnTheLeft(rz_.householderQ().adjoint());          // Zᵀ ·
-    y.topRows(r) = T().solve(v.topRows(r));                  // T⁻¹ ·
-    y.applyOnTheLeft(qr_.householderQ());                    // Q_r ·
-    return y;
+    if (r == 0) {
+      y.setZero();
+      return;
+    }
+    permute_transposed(rhs, t_n_);               // Πᵀ rhs
+    if (r < n_) apply_reflectors(rz_, rz_h_, r, t_n_, true);  // Zᵀ ·
+    t_m_.resize(m_);
+    t_m_.setZero();
+    t_m_.head(r) = t_n_.head(r);
+    solve_T(t_m_.head(r));                       // T⁻¹ ·
+    apply_reflectors(qr_.matrixQR(), qr_.hCoeffs(), qr_.nonzeroPivots(), t_m_, false);  // Q_r ·
+    y = t_m_;
   }
 
   // ‖(I − X X⁺) rhs‖²: the squared least-squares residual, read off Qᵀrhs
   // (backward stable; no product X·x is formed).
-  S residual_norm_sq(const Vector<S>& rhs) const {
+  template <class Rhs>
+  S residual_norm_sq(const Eigen::MatrixBase<Rhs>& rhs) const {
     if (rank_.rank == 0) return rhs.squaredNorm();
-    Vector<S> t = rhs;
-    t.applyOnTheLeft(qr_.householderQ().adjoint());
-    return t.tail(m_ - rank_.rank).squaredNorm();
+    t_m_ = rhs;
+    apply_reflectors(qr_.matrixQR(), qr_.hCoeffs(), qr_.nonzeroPivots(), t_m_, true);
+    return t_m_.tail(m_ - rank_.rank).squaredNorm();
+  }
+
+  // ‖(I − X⁺X) v‖²: the squared norm of v's component in Null(X) = Π Z₂
+  // (Z₂: the trailing n − r columns of Z), read off Zᵀ Πᵀ v.
+  template <class V>
+  S null_space_norm_sq(const Eigen::MatrixBase<V>& v) const {
+    const Index r = rank_.rank;
+    if (r == 0) return v.squaredNorm();
+    if (r == n_) return S(0);
+    permute_transposed(v, t_n_);
+    apply_reflectors(rz_, rz_h_, r, t_n_, true);
+    return t_n_.tail(n_ - r).squaredNorm();
+  }
+
+  // Column by column versions that return their result.
+  Matrix<S> solve(const Matrix<S>& rhs) const {
+    Matrix<S> x(n_, rhs.cols());
+    for (Index j = 0; j < rhs.cols(); ++j) {
+      auto col = x.col(j);
+      solve_into(rhs.col(j), col);
+    }
+    return x;
+  }
+  Matrix<S> solve_transposed(const Matrix<S>& rhs) const {
+    Matrix<S> y(m_, rhs.cols());
+    for (Index j = 0; j < rhs.cols(); ++j) {
+      auto col = y.col(j);
+      solve_transposed_into(rhs.col(j), col);
+    }
+    return y;
   }
 
   // An orthonormal basis of Null(X) (n × (n − r)): Π times the trailing
-  // columns of the second QR's Q.
+  // columns of Z.
   Matrix<S> null_space_basis() const {
     const Index r = rank_.rank;
     if (r == n_) return Matrix<S>(n_, 0);  // no block of an empty matrix (UBSan: offset on null data)
     Matrix<S> E = Matrix<S>::Zero(n_, n_ - r);
     E.bottomRows(n_ - r).setIdentity();
-    if (r == 0) return E;
-    E.applyOnTheLeft(rz_.householderQ());
-    return qr_.colsPermutation() * E;
+    if (r == 0) return E;  // all of Rⁿ (and no QR was computed when X is empty)
+    E.applyOnTheLeft(Z());
+    Matrix<S> N(n_, n_ - r);
+    for (Index i = 0; i < n_; ++i) N.row(qr_.colsPermutation().indices()(i)) = E.row(i);
+    return N;
   }
 
   // d₁/d_r: an estimate of the condition number of the rank-r part of X
@@ -106,19 +165,67 @@ class CompleteOrthogonal {
   }
 
  private:
-  auto T() const {
+  // y ← T⁻ᵀy and y ← T⁻¹y, T (r × r, upper) from the second QR; when
+  // r = n there is none: Z = I and Tᵀ = R₁₁, so the roles of the two
+  // triangles swap.
+  template <class Y>
+  void solve_Tt(Y&& y) const {
     const Index r = rank_.rank;
-    return rz_.matrixQR().topLeftCorner(r, r).template triangularView<Eigen::Upper>();
+    if (r < n_)
+      rz_.topLeftCorner(r, r).transpose().template triangularView<Eigen::Lower>().solveInPlace(y);
+    else
+      qr_.matrixQR().topLeftCorner(r, r).template triangularView<Eigen::Upper>().solveInPlace(y);
   }
-  auto Tt() const {  // Tᵀ, lower triangular
+  template <class Y>
+  void solve_T(Y&& y) const {
     const Index r = rank_.rank;
-    return rz_.matrixQR().topLeftCorner(r, r).transpose().template triangularView<Eigen::Lower>();
+    if (r < n_)
+      rz_.topLeftCorner(r, r).template triangularView<Eigen::Upper>().solveInPlace(y);
+    else
+      qr_.matrixQR().topLeftCorner(r, r).transpose().template triangularView<Eigen::Lower>().solveInPlace(y);
+  }
+  // x ← H₀H₁…H_{k−1}x (Q·x) or x ← H_{k−1}…H₀x (Qᵀ·x) for the k reflectors
+  // Hᵢ = I − τᵢvᵢvᵢᵀ, vᵢ = [0…0 1 V(i+1:, i)], stored below V's diagonal as
+  // Eigen's QR stores them. Eigen's HouseholderSequence does the same but
+  // makes a temporary vector per reflector when it is applied to a vector.
+  template <class V, class H>
+  static void apply_reflectors(const V& vectors, const H& tau, Index k, Vector<S>& x, bool transposed) {
+    const Index rows = vectors.rows();
+    for (Index step = 0; step < k; ++step) {
+      const Index i = transposed ? step : k - 1 - step;
+      const auto essential = vectors.col(i).tail(rows - i - 1);
+      auto bottom = x.tail(rows - i - 1);
+      S w = essential.dot(bottom);
+      w += x(i);
+      w *= tau(i);  // τ(vᵀx)
+      x(i) -= w;
+      bottom -= w * essential;
+    }
+  }
+  auto Z() const { return Eigen::HouseholderSequence<Matrix<S>, Vector<S>>(rz_, rz_h_); }
+
+  // out = Π v: out(π(i)) = v(i).
+  template <class V, class Out>
+  void permute(const V& v, Out& out) const {
+    const auto& ind = qr_.colsPermutation().indices();
+    for (Index i = 0; i < n_; ++i) out(ind(i)) = v(i);
+  }
+  // out = Πᵀ v: out(i) = v(π(i)).
+  template <class V>
+  void permute_transposed(const V& v, Vector<S>& out) const {
+    const auto& ind = qr_.colsPermutation().indices();
+    out.resize(n_);
+    for (Index i = 0; i < n_; ++i) out(i) = v(ind(i));
   }
 
   Index m_ = 0, n_ = 0;
   Eigen::ColPivHouseholderQR<Matrix<S>> qr_;
-  Eigen::HouseholderQR<Matrix<S>> rz_;
+  Matrix<S> rz_;         // second QR, Householder vectors below its diagonal, T on and above
+  Vector<S> rz_h_;       // its Householder coefficients
+  Vector<S> rz_temp_;    // its scratch
+  Vector<S> d_;          // |R_ii|
   RankDecision<S> rank_;
+  mutable Vector<S> t_m_, t_n_;  // solve scratch
 };
 
 }  // namespace femc

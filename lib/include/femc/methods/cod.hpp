@@ -11,10 +11,23 @@
 // square roots (the problem above is stated without them), so with the
 // Cholesky factors, P = L_Wᵀ A L⁻ᵀ and b̃ = L_Wᵀ b,
 //   z_s = L⁻¹Q + P⁺(b̃ − P L⁻¹Q) + (I − P⁺P) L⁻¹C,   q̈ = L⁻ᵀ z_s,
-// where P⁺ is applied through a complete orthogonal decomposition
+// where P⁺ is applied through a complete orthogonal decomposition of P
 // (decomposition/complete_orthogonal.hpp). The result does not depend on the
 // factor chosen (checked by the tests). Rank is decided on P.
-// Cost: n³/3 (Cholesky) + O(m n²) (transform) + O(m n r) (decomposition).
+// Cost: n³/3 (Cholesky) + n²m (transform) + about 4nm² (pivoted QR of P,
+// then QR of its r kept rows).
+//
+// Why P and not Pᵀ: a pivoted QR of Pᵀ (n × m) needs no second QR when P has
+// full row rank, half the work. It was tried: the regression gate
+// (reports/baseline) found Qᴺ, Qᵂ and λ up to 10³ times less accurate at
+// κ(M) = 10⁸ (q̈ was not affected). Pivoting over P's columns makes the
+// errors of x = P⁺(…) insensitive to the scaling of those columns, which is
+// L⁻ᵀ's: the product Qᴺ = L x then does not amplify them. Pivoting over P's
+// rows gives no such protection.
+#include <Eigen/Cholesky>
+
+#include "femc/decomposition/cholesky_condition.hpp"
+#include "femc/decomposition/complete_orthogonal.hpp"
 #include "femc/options.hpp"
 #include "femc/solution.hpp"
 #include "femc/system.hpp"
@@ -23,5 +36,51 @@ namespace femc {
 
 template <class S>
 Solution<S> solve_cod(const System<S>& sys, const Options<S>& opt);
+
+// The storage of method cod, kept between solves (the pattern of the studies
+// and of integrators: many solves of one shape).
+//
+//   femc::CodWorkspace<double> ws;
+//   femc::Solution<double> sol;
+//   for (...) femc::solve(sys, opt, sol, ws);  // solve.hpp
+//
+// - After a first solve of a shape (n, m), a solve of the same shape and rank
+//   makes no heap allocation in double, long double and float128, and none
+//   in MPFR once the limb pool is installed (scalar/mpfr_pool.hpp);
+//   reports/performance.md counts them. Two things still allocate: the rank
+//   of A, computed only when P's rank falls inside the band of rank.hpp, and
+//   a warning's text.
+// - When sys.M equals the M of the previous solve entry for entry, its
+//   Cholesky factor, κ(M) and positive definiteness are reused: the n³/3 of
+//   the factorization and validate()'s check of M are skipped.
+// - The result is the same, bit for bit, as solve_cod's, which runs through
+//   a fresh workspace.
+// One workspace serves one thread at a time.
+template <class S>
+class CodWorkspace {
+ public:
+  void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol);
+
+  // validate()'s check of M (symmetric, positive definite), made with the
+  // workspace's own Cholesky factor, which the next solve then reuses; made
+  // once per M. Throws InputError as validate() does.
+  void validate_mass(const Matrix<S>& M);
+  // Whether the last solve reused a factor of M made by an earlier solve.
+  bool reused_mass_factor() const { return reused_; }
+
+ private:
+  bool holds_factor_of(const Matrix<S>& M) const;
+  void factor_mass(const Matrix<S>& M, bool validated);
+
+  Eigen::LLT<Matrix<S>> chol_, cholW_;
+  Matrix<S> M_;             // the M factored in chol_
+  bool have_M_ = false, validated_ = false, reused_ = false;
+  bool factored_by_validation_ = false;  // validate_mass() factored M for the coming solve
+  S kappa_M_ = S(1);        // κ₁(M) estimate of chol_ (+∞ beyond the range of S)
+  CholeskyConditionScratch<S> cond_;
+  Matrix<S> P_, PW_;        // P = L_Wᵀ A L⁻ᵀ (m × n), and room for the product by L_Wᵀ
+  Vector<S> yQ_, yC_, bt_, rhs_, xN_, xP_, xW_, z_, mu_;
+  CompleteOrthogonal<S> cod_;
+};
 
 }  // namespace femc

@@ -1,71 +1,119 @@
 #pragma once
-#include <Eigen/Cholesky>
+#include <utility>
 
-#include "femc/decomposition/complete_orthogonal.hpp"
 #include "femc/methods/cod.hpp"
-#include "femc/methods/common.hpp"
 #include "femc/rank.hpp"
+#include "femc/system.hxx"
 
 namespace femc {
 
 template <class S>
-Solution<S> solve_cod(const System<S>& sys, const Options<S>& opt) {
+bool CodWorkspace<S>::holds_factor_of(const Matrix<S>& M) const {
+  return have_M_ && M_.rows() == M.rows() && M_.cols() == M.cols() && M_ == M;
+}
+
+template <class S>
+void CodWorkspace<S>::factor_mass(const Matrix<S>& M, bool validated) {
+  M_ = M;
+  chol_.compute(M_);  // M = L Lᵀ: Lᵀ plays M^{1/2}, L⁻¹ plays M^{-1/2} acting on forces
+  const S rc = llt_rcond(chol_, symmetric_l1_norm(M_), cond_);
+  kappa_M_ = rc > S(0) ? S(S(1) / rc) : Eigen::NumTraits<S>::infinity();
+  have_M_ = chol_.info() == Eigen::Success;
+  validated_ = validated;
+}
+
+template <class S>
+void CodWorkspace<S>::validate_mass(const Matrix<S>& M) {
+  if (validated_ && holds_factor_of(M)) return;
+  detail::require_symmetric(M, "M");
+  factor_mass(M, true);
+  if (!have_M_) throw detail::not_positive_definite<S>("M");
+  factored_by_validation_ = true;
+}
+
+template <class S>
+void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol) {
   const Index n = sys.n(), m = sys.m();
   const bool weighted = m > 0 && !is_identity(sys.W);
-  Solution<S> sol;
 
-  // M = L Lᵀ: Lᵀ plays M^{1/2}, L⁻¹ plays M^{-1/2} acting on forces.
-  Eigen::LLT<Matrix<S>> chol(sys.M);
-  const auto L = chol.matrixL();
-  const Vector<S> yQ = L.solve(sys.Q);  // "M^{-1/2} Q"
-  const Vector<S> yC = L.solve(sys.C);  // "M^{-1/2} C"
-  Matrix<S> P = L.solve(sys.A.transpose()).transpose();  // B = A M^{-1/2}, 001 (18)
-  Vector<S> bt = sys.b;
-  Eigen::LLT<Matrix<S>> cholW;
+  const bool held = holds_factor_of(sys.M);
+  reused_ = held && !factored_by_validation_;
+  factored_by_validation_ = false;
+  if (!held) factor_mass(sys.M, false);
+  const auto L = chol_.matrixL();
+  yQ_ = sys.Q;
+  L.solveInPlace(yQ_);  // "M^{-1/2} Q"
+  yC_ = sys.C;
+  L.solveInPlace(yC_);  // "M^{-1/2} C"
+  P_ = sys.A;
+  L.solveInPlace(P_.transpose());  // B = A M^{-1/2} = A L⁻ᵀ, 001 (18): L Bᵀ = Aᵀ
+  S kappa_W(1);
   if (weighted) {  // P = W^{1/2} B, b̃ = W^{1/2} b with W^{1/2} → L_Wᵀ, 001 (18)
-    cholW.compute(sys.W);
-    P = cholW.matrixU() * P;
-    bt = cholW.matrixU() * bt;
+    cholW_.compute(sys.W);
+    const S rc = llt_rcond(cholW_, symmetric_l1_norm(sys.W), cond_);
+    kappa_W = rc > S(0) ? S(S(1) / rc) : Eigen::NumTraits<S>::infinity();
+    PW_.noalias() = cholW_.matrixU() * P_;
+    std::swap(P_, PW_);
+    bt_.noalias() = cholW_.matrixU() * sys.b;
+  } else {
+    bt_ = sys.b;
   }
 
-  const S kappa_W = weighted ? detail::kappa_from_llt(cholW).value_or(S(1)) : S(1);
   const S tol = rank_tolerance(opt, m, n);
-  const S tol_formed = formed_rank_tolerance(opt, m, n, detail::kappa_from_llt(chol).value_or(S(1)), kappa_W);
-  CompleteOrthogonal<S> cod;
-  cod.compute_with(P, tol, [&](const Vector<S>& d) {  // rank.hpp: A settles what forming P blurs
+  const S tol_formed = formed_rank_tolerance(opt, m, n, kappa_M_, kappa_W);
+  cod_.compute_with(P_, tol, [&](const Vector<S>& d) {  // rank.hpp: A settles what forming P blurs
     return decide_formed_rank(d, tol, tol_formed, [&] { return CompleteOrthogonal<S>(sys.A, tol).rank().rank; });
   });
-  // One decomposition, two right-hand sides: P⁺(b̃ − P M^{-1/2}Q) and P⁺P M^{-1/2}C.
-  const Matrix<S> x = cod.solve(detail::two_columns<S>(bt - P * yQ, P * yC));
-  const Vector<S> xN = x.col(0);       // P⁺(b̃ − P M^{-1/2}Q)
-  const Vector<S> xW = yC - x.col(1);  // (I − P⁺P) M^{-1/2}C
+  // One decomposition, two right-hand sides.
+  xN_.resize(n);
+  xP_.resize(n);
+  rhs_ = bt_;
+  rhs_.noalias() -= P_ * yQ_;
+  cod_.solve_into(rhs_, xN_);  // P⁺(b̃ − P M^{-1/2}Q)
+  rhs_.noalias() = P_ * yC_;
+  cod_.solve_into(rhs_, xP_);  // P⁺P M^{-1/2}C
+  xW_ = yC_ - xP_;             // (I − P⁺P) M^{-1/2}C
 
-  sol.QN = L * xN;  // Qᴺ = M^{1/2} P⁺(b̃ − P M^{-1/2}Q), 001 (15), 002 (33)
-  sol.QW = L * xW;  // Qᵂ = M^{1/2}(I − P⁺P)M^{-1/2}C,   001 (15), 002 (33)
+  sol.QN.resize(n);
+  sol.QW.resize(n);
+  sol.QN.noalias() = L * xN_;  // Qᴺ = M^{1/2} P⁺(b̃ − P M^{-1/2}Q), 001 (15), 002 (33)
+  sol.QW.noalias() = L * xW_;  // Qᵂ = M^{1/2}(I − P⁺P)M^{-1/2}C,   001 (15), 002 (33)
   sol.Qc = sol.QN + sol.QW;
-  sol.qdd = L.transpose().solve(yQ + xN + xW);    // 001 (28)–(29)
-  sol.Gg_min = (xN - x.col(1)).squaredNorm();     // ‖P⁺[b̃ − P M^{-1/2}(Q + C)]‖², 001 (30)
-  sol.delta_norm_sq = cod.residual_norm_sq(bt);   // ‖(P P⁺ − I) b̃‖², 001 (24)
+  sol.qdd = yQ_ + xN_ + xW_;
+  chol_.matrixU().solveInPlace(sol.qdd);         // 001 (28)–(29)
+  sol.Gg_min = (xN_ - xP_).squaredNorm();        // ‖P⁺[b̃ − P M^{-1/2}(Q + C)]‖², 001 (30)
+  sol.delta_norm_sq = cod_.residual_norm_sq(bt_);  // ‖(P P⁺ − I) b̃‖², 001 (24)
 
   // λ: minimum-norm solution of Aᵀλ = Qᴺ. Since Aᵀ L_W = L Pᵀ, λ = L_W (Pᵀ)⁺ P⁺(…)
   // solves it; it is the minimum-norm one when P has full row rank (it is the
   // only one) or W = I (then it lies in Range(P) = Range(A)). Otherwise a
   // second decomposition, of Aᵀ, gives (Aᵀ)⁺Qᴺ.
-  if (m > 0) {
-    if (!weighted || cod.rank().rank == m) {
-      Vector<S> mu = cod.solve_transposed(xN);
-      sol.lambda = weighted ? Vector<S>(cholW.matrixL() * mu) : mu;
+  if (m == 0) {
+    sol.lambda.resize(0);
+  } else if (!weighted || cod_.rank().rank == m) {
+    mu_.resize(m);
+    cod_.solve_transposed_into(xN_, mu_);  // (Pᵀ)⁺ xN
+    if (weighted) {
+      sol.lambda.resize(m);
+      sol.lambda.noalias() = cholW_.matrixL() * mu_;
     } else {
-      const CompleteOrthogonal<S> codAt(sys.A.transpose(), tol);
-      sol.lambda = codAt.solve(sol.QN);
+      sol.lambda = mu_;
     }
   } else {
-    sol.lambda.resize(0);
+    sol.lambda = CompleteOrthogonal<S>(sys.A.transpose(), tol).solve(sol.QN);
   }
 
-  sol.diagnostics.rank = cod.rank();
-  sol.diagnostics.kappa_M = detail::kappa_from_llt(chol);
-  sol.diagnostics.kappa_B = cod.kappa_estimate();
+  sol.diagnostics.rank = cod_.rank();
+  sol.diagnostics.kappa_M = kappa_M_;
+  sol.diagnostics.kappa_B = cod_.kappa_estimate();
+  sol.diagnostics.warnings.clear();
+}
+
+template <class S>
+Solution<S> solve_cod(const System<S>& sys, const Options<S>& opt) {
+  CodWorkspace<S> ws;
+  Solution<S> sol;
+  ws.solve(sys, opt, sol);
   return sol;
 }
 

@@ -12,6 +12,22 @@
 
 #include "femc/scalar/traits.hpp"
 
+namespace Eigen::internal {
+// a·b + c in one MPFR operation with one rounding and one temporary. Eigen's
+// generic pmadd is padd(pmul(a, b), c): two temporaries, two roundings. Its
+// matrix–vector kernels call pmadd once per multiply-add, and under MPFR each
+// temporary is an allocation (reports/performance.md). Declared here, before
+// any Eigen kernel is instantiated for mpreal: every femc file reaches mpreal
+// through this header.
+template <>
+inline mpfr::mpreal pmadd<mpfr::mpreal>(const mpfr::mpreal& a, const mpfr::mpreal& b, const mpfr::mpreal& c) {
+  using std::max;
+  mpfr::mpreal r(0, max(max(a.get_prec(), b.get_prec()), c.get_prec()));
+  mpfr_fma(r.mpfr_ptr(), a.mpfr_srcptr(), b.mpfr_srcptr(), c.mpfr_srcptr(), mpfr::mpreal::get_default_rnd());
+  return r;
+}
+}  // namespace Eigen::internal
+
 namespace femc {
 
 using mpfr_real = mpfr::mpreal;

@@ -10,7 +10,7 @@
 // The malloc level includes the other two.
 #include <cstdint>
 
-namespace femc::bench {
+namespace femc::alloc {
 
 struct AllocCounts {
   std::uint64_t mallocs = 0;  // malloc + calloc + realloc(nullptr or growing)
@@ -26,4 +26,4 @@ AllocCounts operator-(const AllocCounts& a, const AllocCounts& b);
 // Call first thing in main(), before any GMP or MPFR number exists.
 void install_gmp_counting();
 
-}  // namespace femc::bench
+}  // namespace femc::alloc

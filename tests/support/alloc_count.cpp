@@ -65,7 +65,7 @@ void operator delete[](void* p, std::size_t) noexcept { std::free(p); }
 // Over-aligned new is not used by femc (Eigen aligns by hand); it is left to
 // the library's default, which allocates with aligned_alloc (not counted).
 
-namespace femc::bench {
+namespace femc::alloc {
 namespace {
 void* gmp_alloc(std::size_t n) {
   g_gmp.fetch_add(1, std::memory_order_relaxed);
@@ -89,4 +89,4 @@ AllocCounts operator-(const AllocCounts& a, const AllocCounts& b) {
 
 void install_gmp_counting() { mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free); }
 
-}  // namespace femc::bench
+}  // namespace femc::alloc

@@ -1,0 +1,215 @@
+// The workspace of method cod (methods/cod.hpp) and the MPFR limb pool
+// (scalar/mpfr_pool.hpp): the performance path must give solve()'s answer
+// bit for bit (U1/G2: the answer is the General Gauss Principle's, whatever
+// the storage), reuse the factor of an unchanged M and no other, and
+// allocate nothing after the first solve of a shape. The allocation counts
+// are exact counts of one deterministic run, not timings.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#if !defined(__SANITIZE_ADDRESS__)
+#include "alloc_count.hpp"
+#endif
+#include "femc/decomposition/cholesky_condition.hpp"
+#include "femc/errors.hpp"
+#include "femc/scalar/builtin.hpp"
+#include "femc/scalar/mpfr.hpp"
+#include "femc/scalar/mpfr_pool.hpp"
+#include "femc/solve.hpp"
+#include "support/convert.hpp"
+#include "support/random_systems.hpp"
+
+namespace femc {
+namespace {
+
+template <class S>
+void expect_identical(const Solution<S>& a, const Solution<S>& b, const std::string& where) {
+  auto same = [](const Vector<S>& x, const Vector<S>& y) { return x.size() == y.size() && x == y; };
+  EXPECT_TRUE(same(a.qdd, b.qdd)) << where << ": qdd";
+  EXPECT_TRUE(same(a.QN, b.QN)) << where << ": QN";
+  EXPECT_TRUE(same(a.QW, b.QW)) << where << ": QW";
+  EXPECT_TRUE(same(a.Qc, b.Qc)) << where << ": Qc";
+  EXPECT_TRUE(same(a.lambda, b.lambda)) << where << ": lambda";
+  EXPECT_TRUE(a.Gg_min == b.Gg_min) << where << ": Gg_min";
+  EXPECT_TRUE(a.delta_norm_sq == b.delta_norm_sq) << where << ": delta";
+  EXPECT_EQ(a.diagnostics.rank.rank, b.diagnostics.rank.rank) << where;
+  EXPECT_TRUE(*a.diagnostics.kappa_M == *b.diagnostics.kappa_M) << where << ": kappa_M";
+  EXPECT_EQ(a.diagnostics.warnings, b.diagnostics.warnings) << where;
+}
+
+// Every class of system, weighted or not, with C or not, through one
+// workspace that changes shape, M and rank between solves: each result is
+// solve()'s.
+template <class S>
+void workspace_matches_solve() {
+  test::SystemGenerator gen(20261122);
+  CodWorkspace<S> ws;
+  Solution<S> sol;
+  for (int round = 0; round < 3; ++round)
+    for (test::SystemClass c : test::kAllClasses)
+      for (bool weighted : {false, true}) {
+        const System<S> sys = test::convert<S>(gen.make(c, /*with_C=*/true, weighted).sys);
+        const std::string where = std::string(test::name(c)) + (weighted ? " weighted" : "") + " round " +
+                                  std::to_string(round);
+        solve(sys, Options<S>{}, sol, ws);
+        expect_identical(sol, solve(sys), where);
+        solve(sys, Options<S>{}, sol, ws);  // again: M's factor reused
+        EXPECT_TRUE(ws.reused_mass_factor()) << where;
+        expect_identical(sol, solve(sys), where + " (reused)");
+      }
+}
+
+TEST(CodWorkspace, U1_G2_MatchesSolveBitForBit_double) { workspace_matches_solve<double>(); }
+TEST(CodWorkspace, U1_G2_MatchesSolveBitForBit_mpfr256) {
+  MpfrPrecision bits(256);
+  workspace_matches_solve<mpfr_real>();
+}
+
+TEST(CodWorkspace, ReusesTheFactorOfAnUnchangedMOnly) {
+  test::SystemGenerator gen(7);
+  System<double> sys = test::convert<double>(gen.make(test::SystemClass::FullRowRank, true, false).sys);
+  CodWorkspace<double> ws;
+  Solution<double> sol;
+  solve(sys, Options<double>{}, sol, ws);
+  EXPECT_FALSE(ws.reused_mass_factor());
+  sys.b(0) += 1;  // same M: reused
+  solve(sys, Options<double>{}, sol, ws);
+  EXPECT_TRUE(ws.reused_mass_factor());
+  expect_identical(sol, solve(sys), "b changed");
+  sys.M(0, 0) += 1;  // one entry of M changed: factored again
+  solve(sys, Options<double>{}, sol, ws);
+  EXPECT_FALSE(ws.reused_mass_factor());
+  expect_identical(sol, solve(sys), "M changed");
+}
+
+// A factor made without validation is not taken as proof that M is
+// positive definite: with validation on, a bad M is still refused.
+TEST(CodWorkspace, AnUnvalidatedFactorDoesNotSkipValidation) {
+  test::SystemGenerator gen(8);
+  System<double> sys = test::convert<double>(gen.make(test::SystemClass::FullRowRank, false, false).sys);
+  sys.M(0, 1) += 0.5;  // not symmetric; LLT reads the lower triangle only
+  CodWorkspace<double> ws;
+  Solution<double> sol;
+  Options<double> trusting;
+  trusting.assume_valid = true;
+  solve(sys, trusting, sol, ws);
+  EXPECT_THROW(solve(sys, Options<double>{}, sol, ws), InputError);
+}
+
+// The condition estimate of the workspace is Eigen's LLT::rcond(), computed
+// with the workspace's vectors: the same number.
+template <class S>
+void rcond_matches_eigen() {
+  test::SystemGenerator gen(11);
+  CholeskyConditionScratch<S> scratch;
+  for (Index n : {1, 2, 3, 7, 20}) {
+    const Matrix<S> M = test::convert<S>(gen.spd(n));
+    const Eigen::LLT<Matrix<S>> llt(M);
+    EXPECT_TRUE(llt_rcond(llt, symmetric_l1_norm(M), scratch) == llt.rcond()) << "n = " << n;
+  }
+}
+TEST(CholeskyCondition, MatchesEigensRcond_double) { rcond_matches_eigen<double>(); }
+TEST(CholeskyCondition, MatchesEigensRcond_mpfr256) {
+  MpfrPrecision bits(256);
+  rcond_matches_eigen<mpfr_real>();
+}
+
+// The allocation counter replaces malloc, which ASan owns: these two tests
+// exist in the plain build only.
+#if !defined(__SANITIZE_ADDRESS__)
+
+// Heap allocations of the second and later solves of one system, and of a
+// solve of the same shape with other data (b, Q, C and M changed: the
+// factor is not reused).
+// Heap allocations of a solve after warm-up, of the same system and of a
+// system of the same shape with other data (b, Q, C and M changed: the
+// factor is not reused). Both systems exist before the warm-up: their own
+// numbers take limbs too. Under MPFR the warm-up is two rounds: the first
+// leaves the workspace's own numbers alive, and the limbs it freed do not
+// yet cover the temporaries of a solve that finds M factored.
+template <class S>
+void count_allocations(const System<S>& sys, alloc::AllocCounts& same, alloc::AllocCounts& other_data) {
+  System<S> sys2 = sys;
+  sys2.b *= S(2);
+  sys2.Q *= S(3);
+  sys2.C *= S(-1);
+  sys2.M *= S(2);
+  CodWorkspace<S> ws;
+  Solution<S> sol;
+  for (int round = 0; round < 2; ++round) {
+    solve(sys, Options<S>{}, sol, ws);
+    solve(sys, Options<S>{}, sol, ws);
+    solve(sys2, Options<S>{}, sol, ws);
+  }
+  solve(sys, Options<S>{}, sol, ws);
+  const alloc::AllocCounts t0 = alloc::alloc_counts();
+  solve(sys, Options<S>{}, sol, ws);
+  const alloc::AllocCounts t1 = alloc::alloc_counts();
+  solve(sys2, Options<S>{}, sol, ws);
+  const alloc::AllocCounts t2 = alloc::alloc_counts();
+  same = t1 - t0;
+  other_data = t2 - t1;
+}
+
+template <class S>
+void no_allocation_after_warm_up(Index n, Index m, Index rank) {
+  test::SystemGenerator gen(5);
+  System<rational> exact;
+  exact.M = gen.spd(n);
+  exact.A = gen.rank_r(m, n, rank);
+  exact.b = gen.integer_matrix(m, 1).col(0);
+  exact.Q = gen.integer_matrix(n, 1).col(0);
+  exact.C = gen.integer_matrix(n, 1).col(0);
+  exact.W = Matrix<rational>::Identity(m, m);
+  const System<S> sys = test::convert<S>(exact);
+  alloc::AllocCounts same, other;
+  count_allocations(sys, same, other);
+  EXPECT_EQ(same.mallocs, 0u) << n << "x" << m << " rank " << rank << ", same system";
+  EXPECT_EQ(other.mallocs, 0u) << n << "x" << m << " rank " << rank << ", new data of the same shape";
+}
+
+TEST(CodWorkspace, NoHeapAllocationAfterWarmUp_double) {
+  no_allocation_after_warm_up<double>(12, 5, 5);
+  no_allocation_after_warm_up<double>(12, 6, 3);
+  no_allocation_after_warm_up<double>(60, 24, 24);
+}
+
+TEST(CodWorkspace, NoHeapAllocationAfterWarmUp_mpfr256WithLimbPool) {
+  install_mpfr_limb_pool();
+  MpfrPrecision bits(256);
+  no_allocation_after_warm_up<mpfr_real>(12, 5, 5);
+  no_allocation_after_warm_up<mpfr_real>(12, 6, 3);
+  no_allocation_after_warm_up<mpfr_real>(60, 24, 24);
+}
+#endif
+
+// The pool: freed limbs come back; a thread's lists go back to malloc when
+// it ends (LeakSanitizer checks the rest under make asan).
+TEST(MpfrLimbPool, ReusesFreedLimbsAndDrainsAtThreadEnd) {
+  install_mpfr_limb_pool();
+  std::thread worker([] {
+    MpfrPrecision bits(256);
+    auto work = [](int count) {
+      for (int i = 0; i < count; ++i) {
+        mpfr_real x(i);
+        x = x * x + mpfr_real(1);
+      }
+    };
+    work(1);  // warm-up: as many limbs as one step has alive at once
+    const LimbPoolCounts before = limb_pool_counts();
+    work(100);
+    const LimbPoolCounts after = limb_pool_counts();
+    EXPECT_EQ(after.fresh, before.fresh);  // every limb came from the list
+    EXPECT_GT(after.reused, before.reused);
+  });
+  worker.join();
+  // Numbers made before and freed after another allocator stay valid.
+  MpfrPrecision bits(300);
+  mpfr_real y(3);
+  y = sqrt(y);
+  EXPECT_GT(y, mpfr_real(1.7));
+}
+
+}  // namespace
+}  // namespace femc
