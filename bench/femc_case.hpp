@@ -70,6 +70,43 @@ struct LimbPoolScope {
   bool on_;
 };
 
+// Solves into one Solution through one workspace, alternating between a and
+// b (the same system for cod+ws-fixedM), after a warm-up of two rounds (see
+// tests/test_cod_workspace.cpp). Returns the rank of the last solve.
+template <class S>
+Index time_workspace_solves(benchmark::State& st, const System<S>& a, const System<S>& b, const Options<S>& opt) {
+  CodWorkspace<S> ws;
+  Solution<S> sol;
+  for (int round = 0; round < 2; ++round) {
+    solve(a, opt, sol, ws);
+    solve(b, opt, sol, ws);
+  }
+  bool flip = false;
+  const AllocCounts before = alloc_counts();
+  for (auto _ : st) {
+    solve(flip ? b : a, opt, sol, ws);
+    flip = !flip;
+    benchmark::DoNotOptimize(sol.qdd.data());
+  }
+  set_alloc_counters(st, alloc_counts() - before);
+  return sol.diagnostics.rank.rank;
+}
+
+// solve() as a user calls it, a fresh Solution each time.
+template <class S>
+Index time_fresh_solves(benchmark::State& st, const System<S>& sys, const Options<S>& opt, bool warmup) {
+  if (warmup) benchmark::DoNotOptimize(solve(sys, opt).qdd.data());
+  Index rank = -1;
+  const AllocCounts before = alloc_counts();
+  for (auto _ : st) {
+    const Solution<S> s = solve(sys, opt);
+    benchmark::DoNotOptimize(s.qdd.data());
+    rank = s.diagnostics.rank.rank;
+  }
+  set_alloc_counters(st, alloc_counts() - before);
+  return rank;
+}
+
 // Guard sets the working precision (MpfrPrecision for MPFR) before any
 // number of the system is created.
 template <class S, class Guard>
@@ -78,39 +115,19 @@ void solve_case(benchmark::State& st, Method method, Mode mode, Shape shape, Ran
   LimbPoolScope pool(workspace && std::is_same_v<S, mpfr_real>);
   Guard guard(bits);
   const System<S> sys = problem_as<S>(shape, rc);
-  System<S> other = sys;
-  if (mode == Mode::Workspace) other.M *= S(2);
   Options<S> opt;
   opt.method = method;
   opt.assume_valid = mode != Mode::Validate;
   try {
     Index rank = -1;
-    if (workspace) {
-      CodWorkspace<S> ws;
-      Solution<S> sol;
-      for (int round = 0; round < 2; ++round) {  // warm-up (two rounds: see tests/test_cod_workspace.cpp)
-        solve(sys, opt, sol, ws);
-        solve(other, opt, sol, ws);
+    if constexpr (!ScalarTraits<S>::exact) {  // rational has no cod, hence no workspace
+      if (workspace) {
+        System<S> other = sys;
+        if (mode == Mode::Workspace) other.M *= S(2);
+        rank = time_workspace_solves(st, sys, other, opt);
       }
-      bool flip = false;
-      const AllocCounts before = alloc_counts();
-      for (auto _ : st) {
-        solve(flip ? other : sys, opt, sol, ws);
-        flip = !flip;
-        benchmark::DoNotOptimize(sol.qdd.data());
-        rank = sol.diagnostics.rank.rank;
-      }
-      set_alloc_counters(st, alloc_counts() - before);
-    } else {
-      if (warmup) benchmark::DoNotOptimize(solve(sys, opt).qdd.data());
-      const AllocCounts before = alloc_counts();
-      for (auto _ : st) {
-        const Solution<S> s = solve(sys, opt);
-        benchmark::DoNotOptimize(s.qdd.data());
-        rank = s.diagnostics.rank.rank;
-      }
-      set_alloc_counters(st, alloc_counts() - before);
     }
+    if (!workspace) rank = time_fresh_solves(st, sys, opt, warmup);
     st.counters["rank"] = double(rank);
     st.counters["warm"] = warmup || workspace ? 1 : 0;
   } catch (const std::exception& e) {

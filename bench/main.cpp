@@ -1,6 +1,8 @@
 // The benchmark executable: forces one OpenBLAS thread, routes GMP's
 // allocations through the counters, records the build and library versions
 // in the JSON context, then registers and runs every family.
+#include "femc_case.hpp"  // first: mpreal.h includes mpfr.h with MPFR's function-like macros off
+
 #include <benchmark/benchmark.h>
 #include <mpfr.h>
 
@@ -8,7 +10,6 @@
 #include <string>
 
 #include "alloc_count.hpp"
-#include "femc_case.hpp"
 
 extern "C" {
 void openblas_set_num_threads(int);
@@ -17,7 +18,7 @@ char* openblas_get_config(void);
 }
 
 int main(int argc, char** argv) {
-  femc::bench::install_gmp_counting();  // before any GMP/MPFR number exists
+  femc::alloc::install_gmp_counting();  // before any GMP/MPFR number exists
   openblas_set_num_threads(1);          // the anchors run on one thread, as femc does
 
   benchmark::AddCustomContext("femc_compiler", FEMC_BENCH_COMPILER);

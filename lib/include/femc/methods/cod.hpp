@@ -25,6 +25,7 @@
 // L⁻ᵀ's: the product Qᴺ = L x then does not amplify them. Pivoting over P's
 // rows gives no such protection.
 #include <Eigen/Cholesky>
+#include <memory>
 
 #include "femc/decomposition/cholesky_condition.hpp"
 #include "femc/decomposition/complete_orthogonal.hpp"
@@ -71,6 +72,16 @@ class CodWorkspace {
  private:
   bool holds_factor_of(const Matrix<S>& M) const;
   void factor_mass(const Matrix<S>& M, bool validated);
+  void solve_with_L_in_place(Matrix<S>& X);
+
+  // The packing buffers of Eigen's blocked triangular solve (L⁻¹Aᵀ), kept
+  // between solves: Eigen allocates them at each call once they pass its
+  // 128 KB stack limit (at 200×80 in double), and under MPFR it also
+  // constructs every number in them at each call.
+  using TrsmBlocking = Eigen::internal::gemm_blocking_space<Eigen::ColMajor, S, S, Eigen::Dynamic, Eigen::Dynamic,
+                                                            Eigen::Dynamic, 4, false>;
+  std::unique_ptr<TrsmBlocking> trsm_blocking_;
+  Index trsm_rows_ = -1, trsm_cols_ = -1;
 
   Eigen::LLT<Matrix<S>> chol_, cholW_;
   Matrix<S> M_;             // the M factored in chol_
@@ -78,7 +89,7 @@ class CodWorkspace {
   bool factored_by_validation_ = false;  // validate_mass() factored M for the coming solve
   S kappa_M_ = S(1);        // κ₁(M) estimate of chol_ (+∞ beyond the range of S)
   CholeskyConditionScratch<S> cond_;
-  Matrix<S> P_, PW_;        // P = L_Wᵀ A L⁻ᵀ (m × n), and room for the product by L_Wᵀ
+  Matrix<S> Bt_, P_, PW_;   // Bᵀ = L⁻¹Aᵀ (n × m), P = L_Wᵀ A L⁻ᵀ (m × n), room for the product by L_Wᵀ
   Vector<S> yQ_, yC_, bt_, rhs_, xN_, xP_, xW_, z_, mu_;
   CompleteOrthogonal<S> cod_;
 };

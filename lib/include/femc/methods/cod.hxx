@@ -31,6 +31,24 @@ void CodWorkspace<S>::validate_mass(const Matrix<S>& M) {
   factored_by_validation_ = true;
 }
 
+// X ← L⁻¹X: Eigen's blocked triangular solve (what L.solveInPlace(X) runs)
+// with the workspace's packing buffers.
+template <class S>
+void CodWorkspace<S>::solve_with_L_in_place(Matrix<S>& X) {
+  const Index size = X.rows(), others = X.cols();
+  if (size == 0 || others == 0) return;
+  if (!trsm_blocking_ || trsm_rows_ != size || trsm_cols_ != others) {
+    trsm_blocking_ = std::make_unique<TrsmBlocking>(size, others, size, 1, false);
+    trsm_blocking_->allocateAll();
+    trsm_rows_ = size;
+    trsm_cols_ = others;
+  }
+  const Matrix<S>& LL = chol_.matrixLLT();
+  Eigen::internal::triangular_solve_matrix<S, Index, Eigen::OnTheLeft, Eigen::Lower, false, Eigen::ColMajor,
+                                           Eigen::ColMajor, 1>::run(size, others, LL.data(), LL.outerStride(),
+                                                                    X.data(), 1, X.outerStride(), *trsm_blocking_);
+}
+
 template <class S>
 void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol) {
   const Index n = sys.n(), m = sys.m();
@@ -45,8 +63,9 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
   L.solveInPlace(yQ_);  // "M^{-1/2} Q"
   yC_ = sys.C;
   L.solveInPlace(yC_);  // "M^{-1/2} C"
-  P_ = sys.A;
-  L.solveInPlace(P_.transpose());  // B = A M^{-1/2} = A L⁻ᵀ, 001 (18): L Bᵀ = Aᵀ
+  Bt_ = sys.A.transpose();
+  solve_with_L_in_place(Bt_);  // B = A M^{-1/2} = A L⁻ᵀ, 001 (18): L Bᵀ = Aᵀ
+  P_ = Bt_.transpose();
   S kappa_W(1);
   if (weighted) {  // P = W^{1/2} B, b̃ = W^{1/2} b with W^{1/2} → L_Wᵀ, 001 (18)
     cholW_.compute(sys.W);
