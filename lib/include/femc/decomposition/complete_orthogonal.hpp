@@ -48,6 +48,7 @@ class CompleteOrthogonal {
       return;
     }
     qr_.compute(X);
+    k_ = k;
     d_.resize(k);
     for (Index i = 0; i < k; ++i) d_(i) = abs(qr_.matrixQR()(i, i));
     rank_ = decide(d_);
@@ -76,7 +77,7 @@ class CompleteOrthogonal {
       return;
     }
     t_m_ = rhs;
-    apply_reflectors(qr_.matrixQR(), qr_.hCoeffs(), qr_.nonzeroPivots(), t_m_, true);  // Qᵀ rhs
+    apply_reflectors(qr_.matrixQR(), qr_.hCoeffs(), k_, t_m_, true);  // Qᵀ rhs
     t_n_.resize(n_);
     t_n_.setZero();
     t_n_.head(r) = t_m_.head(r);
@@ -100,7 +101,7 @@ class CompleteOrthogonal {
     t_m_.setZero();
     t_m_.head(r) = t_n_.head(r);
     solve_T(t_m_.head(r));                       // T⁻¹ ·
-    apply_reflectors(qr_.matrixQR(), qr_.hCoeffs(), qr_.nonzeroPivots(), t_m_, false);  // Q_r ·
+    apply_reflectors(qr_.matrixQR(), qr_.hCoeffs(), k_, t_m_, false);  // Q_r ·
     y = t_m_;
   }
 
@@ -110,20 +111,8 @@ class CompleteOrthogonal {
   S residual_norm_sq(const Eigen::MatrixBase<Rhs>& rhs) const {
     if (rank_.rank == 0) return rhs.squaredNorm();
     t_m_ = rhs;
-    apply_reflectors(qr_.matrixQR(), qr_.hCoeffs(), qr_.nonzeroPivots(), t_m_, true);
+    apply_reflectors(qr_.matrixQR(), qr_.hCoeffs(), k_, t_m_, true);
     return t_m_.tail(m_ - rank_.rank).squaredNorm();
-  }
-
-  // ‖(I − X⁺X) v‖²: the squared norm of v's component in Null(X) = Π Z₂
-  // (Z₂: the trailing n − r columns of Z), read off Zᵀ Πᵀ v.
-  template <class V>
-  S null_space_norm_sq(const Eigen::MatrixBase<V>& v) const {
-    const Index r = rank_.rank;
-    if (r == 0) return v.squaredNorm();
-    if (r == n_) return S(0);
-    permute_transposed(v, t_n_);
-    apply_reflectors(rz_, rz_h_, r, t_n_, true);
-    return t_n_.tail(n_ - r).squaredNorm();
   }
 
   // Column by column versions that return their result.
@@ -219,6 +208,10 @@ class CompleteOrthogonal {
   }
 
   Index m_ = 0, n_ = 0;
+  // All min(m, n) reflectors of the pivoted QR make up Q. (Eigen's
+  // householderQ() stops at its own count of nonzero pivots, which a rank
+  // kept under a user's rank_tol below ε could exceed.)
+  Index k_ = 0;
   Eigen::ColPivHouseholderQR<Matrix<S>> qr_;
   Matrix<S> rz_;         // second QR, Householder vectors below its diagonal, T on and above
   Vector<S> rz_h_;       // its Householder coefficients
