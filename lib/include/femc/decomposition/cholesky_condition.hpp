@@ -11,6 +11,13 @@
 
 namespace femc {
 
+// κ = 1/rcond; an rcond that underflowed to 0 means κ beyond the range of S,
+// reported as +∞ (the diagnostics turn it into a warning).
+template <class S>
+S kappa_from_rcond(const S& rcond) {
+  return rcond > S(0) ? S(S(1) / rcond) : Eigen::NumTraits<S>::infinity();
+}
+
 template <class S>
 struct CholeskyConditionScratch {
   Vector<S> v, sign, old_sign;

@@ -90,7 +90,7 @@ class CodWorkspace {
   S kappa_M_ = S(1);        // κ₁(M) estimate of chol_ (+∞ beyond the range of S)
   CholeskyConditionScratch<S> cond_;
   Matrix<S> Bt_, P_, PW_;   // Bᵀ = L⁻¹Aᵀ (n × m), P = L_Wᵀ A L⁻ᵀ (m × n), room for the product by L_Wᵀ
-  Vector<S> yQ_, yC_, bt_, rhs_, xN_, xP_, xW_, z_, mu_;
+  Vector<S> yQ_, yC_, bt_, rhs_, xN_, xP_, xW_, mu_;
   CompleteOrthogonal<S> cod_;
 };
 

@@ -16,8 +16,7 @@ template <class S>
 void CodWorkspace<S>::factor_mass(const Matrix<S>& M, bool validated) {
   M_ = M;
   chol_.compute(M_);  // M = L Lᵀ: Lᵀ plays M^{1/2}, L⁻¹ plays M^{-1/2} acting on forces
-  const S rc = llt_rcond(chol_, symmetric_l1_norm(M_), cond_);
-  kappa_M_ = rc > S(0) ? S(S(1) / rc) : Eigen::NumTraits<S>::infinity();
+  kappa_M_ = kappa_from_rcond(llt_rcond(chol_, symmetric_l1_norm(M_), cond_));
   have_M_ = chol_.info() == Eigen::Success;
   validated_ = validated;
 }
@@ -69,8 +68,7 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
   S kappa_W(1);
   if (weighted) {  // P = W^{1/2} B, b̃ = W^{1/2} b with W^{1/2} → L_Wᵀ, 001 (18)
     cholW_.compute(sys.W);
-    const S rc = llt_rcond(cholW_, symmetric_l1_norm(sys.W), cond_);
-    kappa_W = rc > S(0) ? S(S(1) / rc) : Eigen::NumTraits<S>::infinity();
+    kappa_W = kappa_from_rcond(llt_rcond(cholW_, symmetric_l1_norm(sys.W), cond_));
     PW_.noalias() = cholW_.matrixU() * P_;
     std::swap(P_, PW_);
     bt_.noalias() = cholW_.matrixU() * sys.b;

@@ -2,19 +2,16 @@
 // Small helpers shared by the methods. No formula of a paper lives here.
 #include <Eigen/Cholesky>
 
+#include "femc/decomposition/cholesky_condition.hpp"
 #include "femc/solution.hpp"
 
 namespace femc::detail {
 
 // κ₁(M) estimate from a Cholesky factorization (LAPACK-style rcond; the 1-norm
-// condition number, within a factor n of the 2-norm one). When rcond
-// underflows, κ is beyond the range of S: reported as +∞, which the
-// diagnostics turn into a warning.
+// condition number, within a factor n of the 2-norm one).
 template <class S>
 std::optional<S> kappa_from_llt(const Eigen::LLT<Matrix<S>>& llt) {
-  const S rc = llt.rcond();
-  if (rc > S(0)) return S(S(1) / rc);
-  return Eigen::NumTraits<S>::infinity();
+  return kappa_from_rcond(S(llt.rcond()));
 }
 
 // Two right-hand sides as the columns of one matrix (one solve for both).
