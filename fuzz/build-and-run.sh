@@ -12,7 +12,7 @@ out=$1 seconds=$2
 shift 2
 mkdir -p "$out/corpus"
 bin="$out/fuzz_solve"
-sources=("$here/fuzz_solve.cpp" "$here/instantiate_double.cpp" "$root/lib/src/options.cpp"
+sources=("$here/fuzz_solve.cpp" "$here/instantiate_double.cpp" "$root/lib/src/options.cpp" "$root/lib/src/data_precision.cpp"
          "$root/lib/src/scalar/number_text.cpp" "$root/lib/src/scalar/builtin.cpp" "$root/lib/src/io/json_system.cpp")
 rebuild=0
 [ -x "$bin" ] || rebuild=1

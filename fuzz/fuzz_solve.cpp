@@ -37,14 +37,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const femc::InputError&) {
     return 0;
   }
-  for (femc::Method m : {femc::Method::Cod, femc::Method::Literal, femc::Method::Kkt, femc::Method::Nullspace}) {
-    femc::Options<double> opt;
-    opt.method = m;
-    try {
-      const femc::Solution<double> s = femc::solve(sys, opt);
-      if (!finite(s.qdd) || !finite(s.QN) || !finite(s.QW) || !finite(s.Qc) || !finite(s.lambda)) std::abort();
-    } catch (const femc::InputError&) {
-    } catch (const femc::MethodError&) {
+  // Each method at face value (data that could be doubles only warn) and
+  // given the data's precision (the input's, else double): M, W judged and
+  // perhaps symmetrized, rank decided above the data's rounding level.
+  const femc::DataPrecision stated =
+      st.data_precision.empty() ? femc::kDoubleData : femc::parse_data_precision(st.data_precision);
+  for (int rounded = 0; rounded < 2; ++rounded) {
+    for (femc::Method m : {femc::Method::Cod, femc::Method::Literal, femc::Method::Kkt, femc::Method::Nullspace}) {
+      femc::Options<double> opt;
+      opt.method = m;
+      if (rounded) opt.data_precision = stated;
+      else if (st.every_number_could_be_double) opt.suspected_data_precision = femc::kDoubleData;
+      try {
+        const femc::Solution<double> s = femc::solve(sys, opt);
+        if (!finite(s.qdd) || !finite(s.QN) || !finite(s.QW) || !finite(s.Qc) || !finite(s.lambda)) std::abort();
+      } catch (const femc::InputError&) {
+      } catch (const femc::MethodError&) {
+      }
     }
   }
   return 0;

@@ -288,7 +288,34 @@ def conditioning_text(rows):
     }
 
 
+def rank_rounded_text(rows):
+    read = ("The rounded linkage: the double parallelogram in mixed coordinates, 6 constraint rows of rank 5 "
+            "exactly, its data rounded to double (rank 6, the sixth σ at the rounding level). Left: the relative "
+            "error of q̈ against the mechanism's motion (the exact solution of the unrounded data); right: the rank "
+            "decided. Hollow: the data at face value; filled: given their precision (data_precision double), "
+            "when no magnitude the rounding could have created counts in the rank (lib/include/femc/rank.hpp).")
+    data = []
+    for data_p, what in (("double", "given the data's precision"), ("exact", "at face value")):
+        sel = [r for r in rows if r["data_precision"] == data_p and r["status"] == "ok"]
+        if not sel:
+            continue
+        ranks = sorted(set(int(r["rank_decided"]) for r in sel))
+        errs = [r["err_vs_limit"] for r in sel if math.isfinite(r["err_vs_limit"])]
+        by_p = {}
+        for r in sel:
+            by_p.setdefault(r["precision"], []).append(r["err_vs_limit"])
+        data.append(f"{what.capitalize()}: rank {', '.join(map(str, ranks))}; error against the motion "
+                    f"{g(min(errs))} to {g(max(errs))} (" + ", ".join(f"{p} up to {g(max(v))}" for p, v in by_p.items())
+                    + ").")
+    refused = sorted(set(r["method"] for r in rows if r["status"] != "ok" and r["data_precision"] == "double"))
+    if refused:
+        data.append(f"Refused given the data's precision: {joined(refused)} (full row rank needed; the data have rank "
+                    "5 of 6 rows at their precision).")
+    return read, data
+
+
 def rank_text(rows):
+    rows, rounded = ps.rank_cases(rows)
     methods = ps.ordered((r["method"] for r in rows), ps.METHODS)
     drops = ps.rank_drops(rows, "cod")
     sel = [r for r in rows if r["method"] == "cod" and r["status"] == "ok" and r["rank_decided"] == r["exact_rank"]
@@ -353,7 +380,8 @@ def rank_text(rows):
                       ", ".join(f"{p} {pow2(k)}" for p, k in kkt_ref.items()) + " on"
                       + (f": the exponent is {span(ratios)} of cod's, i.e. kkt gives up near √ of cod's σ, as a "
                          "method that squares the condition number must." if ratios else "."))
-    return {"rank_qdd.png": (read_q, data_q), "rank_decided.png": (read_d, " ".join(data_d))}
+    return {"rank_qdd.png": (read_q, data_q), "rank_decided.png": (read_d, " ".join(data_d)),
+            "rank_rounded.png": rank_rounded_text(rounded)}
 
 
 def perturbed_text(rows):
@@ -626,7 +654,7 @@ ANALYSES = {
 }
 PLOTS = {
     "conditioning": ["conditioning_qdd.png", "conditioning_constants.png", "conditioning_residuals.png"],
-    "rank": ["rank_qdd.png", "rank_decided.png"],
+    "rank": ["rank_qdd.png", "rank_decided.png", "rank_rounded.png"],
     "perturbed-constraints": ["perturbed.png", "perturbed_ratio.png"],
     "precision": ["precision_bits.png", "precision_error.png"],
     "trajectories": ["trajectories_drift.png", "trajectories_balance.png"],

@@ -8,9 +8,20 @@
 // the row's direction and returns the least-squares answer of the limit:
 // the pseudoinverse is discontinuous there, and the study shows where each
 // precision puts the jump and what the diagnostics say.
+//
+// Case `rounded-linkage` (data_precision.hpp): a redundant mechanism whose
+// redundancy does not survive rounding. The double parallelogram in mixed
+// coordinates (systems/double_parallelogram.hpp, mixed_at) has 6 constraint
+// rows of rank 5 exactly; its data rounded to double have rank 6, the sixth
+// σ at the rounding level. Each precision and method solves the rounded data
+// at face value (data_precision exact) and given their precision (double).
+// err_vs_limit is the error against the mechanism's motion (the exact
+// solution of the unrounded data), err_vs_exact against the exact solution
+// of the rounded data at face value; sigma_rel_B is that sixth σ relative.
 #include <cmath>
 #include <map>
 
+#include "femc/systems/double_parallelogram.hpp"
 #include "framework/measure.hpp"
 #include "framework/registry.hpp"
 
@@ -44,17 +55,33 @@ System<S> make_data(int k) {
   return System<S>{M, A, b, Q, C, Matrix<S>::Identity(kM, kM)};
 }
 
+// Crank angles of the rounded linkage: Pythagorean triples (cos θ, sin θ) = (a/c, b/c).
+constexpr int kTriples[][3] = {{3, 4, 5}, {5, 12, 13}, {8, 15, 17}, {7, 24, 25}, {20, 21, 29}};
+constexpr Index kLinkageRows = 6, kLinkageRank = 5;
+
+System<rational> rounded_linkage_motion(int triple) {
+  const systems::DoubleParallelogram<rational> linkage{rational(1, 3), rational(1, 2), rational(2), rational(3),
+                                                       rational(981, 100)};
+  const int* t = kTriples[triple];
+  return linkage.mixed_at(rational(t[0], t[2]), rational(t[1], t[2]), rational(2));
+}
+
+// The same data, each entry rounded to double.
+System<rational> rounded_to_double(const System<rational>& s) { return exact_system(system_as<double>(s)); }
+
 class RankStudy : public Study {
  public:
   std::string name() const override { return "rank"; }
   std::string summary() const override {
     return "σ_min(A) → 0 across each precision's rank threshold: the rank each method decides, its "
-           "diagnostics, and the jump of q̈ where the pseudoinverse is discontinuous.";
+           "diagnostics, and the jump of q̈ where the pseudoinverse is discontinuous; and a redundant linkage "
+           "rounded to double, solved at face value and given the data's precision.";
   }
   std::vector<std::string> columns() const override {
-    return {"k", "sigma", "precision", "u", "exact_rank", "sigma_rel_B", "method", "status", "rank_decided",
-            "rank_tol", "largest_dropped_rel", "smallest_kept_rel", "expected_rank", "qdd_norm",
-            "exact_qdd_norm", "limit_qdd_norm", "err_vs_exact", "err_vs_limit", "warnings"};
+    return {"case", "k", "sigma", "precision", "u", "exact_rank", "sigma_rel_B", "data_precision", "method",
+            "status", "rank_decided", "rank_tol", "rank_tol_data", "largest_dropped_rel", "smallest_kept_rel",
+            "expected_rank", "qdd_norm", "exact_qdd_norm", "limit_qdd_norm", "err_vs_exact", "err_vs_limit",
+            "warnings"};
   }
   std::vector<std::string> precisions(const StudyConfig&) const override { return working_precisions(); }
 
@@ -62,10 +89,13 @@ class RankStudy : public Study {
     std::vector<Cell> out;
     const int step = config.size == Size::Quick ? 4 : 1;
     for (int k = 0; k <= 240; k += step) out.push_back(Cell{"k" + std::to_string(k), {{"k", std::to_string(k)}}});
+    for (int t = 0; t < int(std::size(kTriples)); ++t)
+      out.push_back(Cell{"rounded" + std::to_string(t), {{"rounded", std::to_string(t)}}});
     return out;
   }
 
   std::vector<Row> run(const Cell& cell, const StudyConfig&) const override {
+    if (cell.params.count("rounded")) return run_rounded(std::stoi(cell.params.at("rounded")));
     const int k = std::stoi(cell.params.at("k"));
     std::vector<Row> rows;
     for (const std::string& precision : working_precisions()) {
@@ -79,8 +109,8 @@ class RankStudy : public Study {
         const double u = static_cast<double>(unit_roundoff<S>());
         const System<S> sys = system_as<S>(exact);
         for (Method method : kMethods) {
-          Row row{num(k), num(std::ldexp(1.0, -k)), precision, num(u), num(long(ref.rank)), num(sigma_rel),
-                  to_string(method)};
+          Row row{"sigma-sweep", num(k), num(std::ldexp(1.0, -k)), precision, num(u), num(long(ref.rank)),
+                  num(sigma_rel), "exact", to_string(method)};
           Options<S> opt;
           opt.method = method;
           try {
@@ -97,13 +127,13 @@ class RankStudy : public Study {
             std::string warnings;
             for (const auto& w : s.diagnostics.warnings) warnings += (warnings.empty() ? "" : "; ") + w;
             row.insert(row.end(),
-                       {"ok", num(long(rd.rank)), num(tol), num(d1 > 0 ? static_cast<double>(rd.largest_dropped) / d1 : 0),
+                       {"ok", num(long(rd.rank)), num(tol), "0", num(d1 > 0 ? static_cast<double>(rd.largest_dropped) / d1 : 0),
                         num(d1 > 0 ? static_cast<double>(rd.smallest_kept) / d1 : 0), expected,
                         num(static_cast<double>(s.qdd.norm())), num(norm2(ref.solution.qdd)),
                         num(norm2(ref_limit.solution.qdd)), num(relative_error(s.qdd, ref.solution.qdd)),
                         num(relative_error(s.qdd, ref_limit.solution.qdd)), warnings});
           } catch (const MethodError& e) {
-            row.insert(row.end(), {std::string("method-error: ") + e.what(), "-1", "nan", "nan", "nan", "either",
+            row.insert(row.end(), {std::string("method-error: ") + e.what(), "-1", "nan", "nan", "nan", "nan", "either",
                                    "nan", num(norm2(ref.solution.qdd)), num(norm2(ref_limit.solution.qdd)), "nan",
                                    "nan", ""});
           }
@@ -114,12 +144,89 @@ class RankStudy : public Study {
     return rows;
   }
 
+  // The rounded linkage at every precision × method × data precision. The
+  // expected rank: 5 given the data's precision (double), at every working
+  // precision; at face value the data have rank 6, which a precision keeps
+  // when the sixth σ is 1000× clear of its tolerance ("either" inside that
+  // band, as in the sweep).
+  std::vector<Row> run_rounded(int triple) const {
+    const System<rational> motion = rounded_linkage_motion(triple);
+    const System<rational> rounded = rounded_to_double(motion);
+    const ExactReference ref = exact_reference(rounded), ref_motion = exact_reference(motion);
+    const double sigma_rel = ref.rank == kLinkageRows ? 1 / ref.kappa_B : 0;
+    std::vector<Row> rows;
+    for (const std::string& precision : working_precisions()) {
+      with_precision(precision, [&](auto tag) {
+        using S = typename decltype(tag)::type;
+        const double u = static_cast<double>(unit_roundoff<S>());
+        const System<S> sys = system_as<S>(rounded);
+        for (const DataPrecision data : {kExactData, kDoubleData}) {
+          for (Method method : kMethods) {
+            Row row{"rounded-linkage", num(long(triple)), num(sigma_rel), precision, num(u), num(long(ref.rank)),
+                    num(sigma_rel), to_string(data), to_string(method)};
+            Options<S> opt;
+            opt.method = method;
+            opt.data_precision = data;
+            try {
+              const Solution<S> s = solve(sys, opt);
+              const auto& rd = s.diagnostics.rank;
+              const double d1 = static_cast<double>(rd.largest), tol = static_cast<double>(rd.tol);
+              std::string expected = num(long(kLinkageRank));
+              if (data.exact()) {
+                expected = "either";
+                if (sigma_rel > 1000 * tol) expected = num(long(kLinkageRows));
+                else if (sigma_rel < tol / 1000) expected = num(long(kLinkageRank));
+              }
+              std::string warnings;
+              for (const auto& w : s.diagnostics.warnings) warnings += (warnings.empty() ? "" : "; ") + w;
+              row.insert(row.end(), {"ok", num(long(rd.rank)), num(tol), num(static_cast<double>(rd.data_tol)),
+                                     num(d1 > 0 ? static_cast<double>(rd.largest_dropped) / d1 : 0),
+                                     num(d1 > 0 ? static_cast<double>(rd.smallest_kept) / d1 : 0), expected,
+                                     num(static_cast<double>(s.qdd.norm())), num(norm2(ref.solution.qdd)),
+                                     num(norm2(ref_motion.solution.qdd)), num(relative_error(s.qdd, ref.solution.qdd)),
+                                     num(relative_error(s.qdd, ref_motion.solution.qdd)), warnings});
+            } catch (const MethodError& e) {
+              row.insert(row.end(), {std::string("method-error: ") + e.what(), "-1", "nan", "nan", "nan", "nan",
+                                     "either", "nan", num(norm2(ref.solution.qdd)),
+                                     num(norm2(ref_motion.solution.qdd)), "nan", "nan", ""});
+            }
+            rows.push_back(row);
+          }
+        }
+      });
+    }
+    return rows;
+  }
+
   // Per method × precision: cells where the decided rank contradicts the
   // expected one (floor 0), and cells the method could not solve while A had
-  // full rank (floor 0).
+  // full rank (floor 0). The rounded linkage given its data's precision:
+  // rank mismatches (floor 0) and the error constant of q̈ against the
+  // motion, c = err_vs_limit / (u_d·κ(M)·κ_r(P)) with u_d = 2⁻⁵³ (the bound
+  // of tests/test_rounded_data.cpp for these consistent constraints; floor
+  // 1). kkt refuses these data (rank 5 of 6 rows) by design: not counted.
   std::vector<Metric> metrics(const Table& t) const override {
     std::map<std::string, Metric> m;
+    std::map<int, double> conditioning;  // per triple: κ(M)·κ_r(P) of the motion
     for (const Row& row : t.rows) {
+      if (t.text(row, "case") == "rounded-linkage") {
+        if (t.text(row, "data_precision") != "double" || t.text(row, "method") == to_string(Method::Kkt)) continue;
+        const std::string key = "rounded/" + t.text(row, "method") + "/" + t.text(row, "precision");
+        Metric& wrong = m.try_emplace(key + "/rank_mismatches", Metric{key + "/rank_mismatches", 0, 0}).first->second;
+        Metric& c = m.try_emplace(key + "/c_motion", Metric{key + "/c_motion", 0, 1}).first->second;
+        if (t.text(row, "status") != "ok" || t.text(row, "rank_decided") != t.text(row, "expected_rank")) {
+          wrong.value += 1;
+          continue;
+        }
+        const int triple = std::stoi(t.text(row, "k"));
+        if (!conditioning.count(triple)) {
+          const ExactReference r = exact_reference(rounded_linkage_motion(triple));
+          conditioning[triple] = r.kappa_M * r.kappa_B;
+        }
+        const double err = std::stod(t.text(row, "err_vs_limit"));
+        c.value = std::max(c.value, err / (std::ldexp(1.0, -53) * conditioning[triple]));
+        continue;
+      }
       const std::string key = t.text(row, "method") + "/" + t.text(row, "precision");
       Metric& wrong = m.try_emplace(key + "/rank_mismatches", Metric{key + "/rank_mismatches", 0, 0}).first->second;
       Metric& fail = m.try_emplace(key + "/failures_full_rank", Metric{key + "/failures_full_rank", 0, 0}).first->second;

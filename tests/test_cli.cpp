@@ -109,6 +109,9 @@ TEST(Cli, BadInputExitsTwoWithOneLineAndNoOutput) {
       {good + " --method magic", "method"},
       {good + " --precision exact --method cod", "method"},
       {good + " --rank-tol -1", "rank-tol"},
+      {good + " --data-precision half", "data-precision"},
+      {write("dataprec.json", R"({"M": [[1]], "A": [], "b": [], "Q": [1], "data_precision": "7bits"})"),
+       "data_precision"},
       {(dir / "missing.json").string(), "input"},
       {good + " -o /nonexistent-dir/x.json", "output"},
   };
@@ -122,6 +125,54 @@ TEST(Cli, BadInputExitsTwoWithOneLineAndNoOutput) {
     EXPECT_NE(r.err.find(c.field), std::string::npos) << c.field << " not named in: " << r.err;
   }
   fs::remove_all(dir);
+}
+
+// The README's example of the two precisions: Simbody 3.7's Bricard mechanism
+// (6 constraint rows of true rank 5, extracted in double). At 256 bits and
+// exactly, given the data's precision (option or input key), rank 5 and
+// Simbody's u̇; without it, M is refused at 256 bits (asymmetric by double's
+// rounding) and the exact answer keeps rank 6 with a warning. Agreement with
+// Simbody's u̇: within the bound of tests/test_rounded_data.cpp for this
+// state, 2·16(n + m)²·κ(M)κ_r(P)·(data + |u̇|)·u = 1.9e-8 (printed there).
+TEST(Cli, DataPrecisionDecidesTheRankOfRoundedData) {
+  const std::string dir = std::string(FEMC_TEST_DATA) + "/simbody_bricard/";
+  const auto sim = nlohmann::json::parse(slurp(dir + "bricard_0_simbody.json"));
+  for (const std::string precision : {"256", "exact"}) {
+    CliRun r = femc("solve --precision " + precision + " --data-precision double " + dir + "bricard_0.json");
+    ASSERT_EQ(r.status, 0) << r.err;
+    const auto got = nlohmann::json::parse(r.out);
+    EXPECT_EQ(got["rank"], 5) << precision;
+    EXPECT_EQ(got["data_precision"], "double");
+    EXPECT_FALSE(got["diagnostics"]["rank_tol_data"].is_null());
+    EXPECT_NE(got["diagnostics"]["data_precision_rule"].get<std::string>().find("--data-precision"), std::string::npos);
+    for (std::size_t i = 0; i < 6; ++i) {
+      MpfrPrecision p(256);
+      const double x = static_cast<double>(ScalarTraits<mpfr_real>::parse(got["qdd"][i].get<std::string>()));
+      EXPECT_NEAR(x, sim["udot"][i].get<double>(), 1.9e-8) << precision << " q̈[" << i << "]";
+    }
+  }
+  for (const std::string precision : {"256", "exact"}) {
+    CliRun refused = femc("solve --precision " + precision + " " + dir + "bricard_0.json");
+    EXPECT_EQ(refused.status, 2);
+    EXPECT_NE(refused.err.find("M: not symmetric"), std::string::npos) << refused.err;
+  }
+  // M made symmetric by copying its lower triangle (the doubles written back
+  // to round-trip): exact data now, and the noise row is kept with a warning.
+  auto doc = nlohmann::json::parse(slurp(dir + "bricard_0.json"));
+  for (std::size_t i = 0; i < 6; ++i)
+    for (std::size_t j = i + 1; j < 6; ++j) doc["M"][i][j] = doc["M"][j][i];
+  const fs::path sym = fs::temp_directory_path() / ("femc_bricard_sym_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(sym) << doc.dump();
+  CliRun face = femc("solve --precision exact " + sym.string());
+  fs::remove(sym);
+  ASSERT_EQ(face.status, 0) << face.err;
+  const auto got = nlohmann::json::parse(face.out);
+  EXPECT_EQ(got["rank"], 6);
+  EXPECT_EQ(got["data_precision"], "exact");
+  EXPECT_NE(got["diagnostics"]["data_precision_rule"].get<std::string>().find("17 significant digits"),
+            std::string::npos);
+  ASSERT_EQ(got["diagnostics"]["warnings"].size(), 1u);
+  EXPECT_NE(got["diagnostics"]["warnings"][0].get<std::string>().find("rounding noise"), std::string::npos);
 }
 
 TEST(Cli, KktOnRankDeficientConstraintsIsAnErrorNotAWrongAnswer) {

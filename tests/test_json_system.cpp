@@ -68,5 +68,24 @@ TEST(JsonSystem, BadDocumentsNameTheField) {
   expect_field(R"({"M": [[[[[[[[[[1]]]]]]]]]], "A": [], "b": [], "Q": [1]})", "document", "nested deeper");
 }
 
+// The data's precision (data_precision.hpp): an optional key, checked where
+// it is read; and whether every number could be a double written to
+// round-trip (at most 17 significant digits, double's exponent range).
+TEST(JsonSystem, DataPrecisionKeyAndNumbersThatCouldBeDoubles) {
+  SystemText t = read_system_text(R"({"M": [[1]], "A": [], "b": [], "Q": [1], "data_precision": "double"})");
+  EXPECT_EQ(t.data_precision, "double");
+  expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": [1], "data_precision": "single"})", "data_precision",
+               "unknown data precision");
+  expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": [1], "data_precision": 53})", "data_precision", "string");
+  EXPECT_TRUE(read_system_text(R"({"M": [[2]], "A": [], "b": [], "Q": [0.1]})").every_number_could_be_double);
+  EXPECT_FALSE(read_system_text(kGood).every_number_could_be_double);  // "1/3"
+  for (const char* yes : {"0", "-0.0", "0.1", "1.2345678901234567", "-9.8765432109876543e-300", "1e308", "4.9e-324",
+                          "123456789012345670000", ".5", "17"})
+    EXPECT_TRUE(could_be_double(yes)) << yes;
+  for (const char* no : {"1/3", "1.23456789012345678", "1e309", "1e-325", "0.000123456789012345678",
+                         "1234567890123456789"})
+    EXPECT_FALSE(could_be_double(no)) << no;
+}
+
 }  // namespace
 }  // namespace femc

@@ -392,14 +392,68 @@ def _conditioning_by_method(ok, methods, precisions, kms, xlim, column, path, yl
 # --------------------------------------------------------------------------
 # rank
 
-RANK_NUM = ["k", "sigma", "u", "exact_rank", "rank_decided", "rank_tol", "qdd_norm", "exact_qdd_norm",
-            "limit_qdd_norm"]
-RANK_TEXT = ["precision", "method", "status"]
+RANK_NUM = ["k", "sigma", "u", "exact_rank", "rank_decided", "rank_tol", "rank_tol_data", "qdd_norm",
+            "exact_qdd_norm", "limit_qdd_norm", "err_vs_exact", "err_vs_limit"]
+RANK_TEXT = ["case", "precision", "data_precision", "method", "status", "expected_rank", "warnings"]
+
+
+def rank_cases(rows):
+    """The rank study's two cases: the σ sweep, and the rounded linkage."""
+    return ([r for r in rows if r["case"] == "sigma-sweep"], [r for r in rows if r["case"] == "rounded-linkage"])
+
+
+def plot_rank_rounded(rows, out):
+    """The rounded linkage: q̈'s error against the mechanism's motion and the
+    rank decided, per precision and method, at face value and given the
+    data's precision (double)."""
+    if not rows:
+        return
+    precisions = ordered((r["precision"] for r in rows), PRECISIONS)
+    methods = ordered((r["method"] for r in rows), METHODS)
+    fig, (ax_e, ax_r) = plt.subplots(1, 2, figsize=(13, 5.2))
+    width = 0.8 / max(len(methods), 1)
+    for j, m in enumerate(methods):
+        for data, filled in (("exact", False), ("double", True)):
+            style = METHOD_STYLE.get(m, {})
+            xs, es, rs = [], [], []
+            for i, p in enumerate(precisions):
+                for r in rows:
+                    if r["precision"] == p and r["method"] == m and r["data_precision"] == data:
+                        x = i - 0.4 + width * (j + 0.5) + (0.08 if filled else -0.08)
+                        xs.append(x)
+                        es.append(r["err_vs_limit"] if r["status"] == "ok" and positive(r["err_vs_limit"]) else math.nan)
+                        rs.append(r["rank_decided"] if r["status"] == "ok" else 0)
+            kw = dict(marker=style.get("marker", "o"), s=26, linewidths=1.0)
+            face = style.get("color", "0.3") if filled else "none"
+            ax_e.scatter(xs, es, facecolors=face, edgecolors=style.get("color", "0.3"), **kw)
+            ax_r.scatter(xs, rs, facecolors=face, edgecolors=style.get("color", "0.3"), **kw)
+    for ax in (ax_e, ax_r):
+        ax.set_xticks(range(len(precisions)))
+        ax.set_xticklabels(precisions)
+    ax_e.set_yscale("log")
+    ax_e.set_ylabel("‖q̈ − q̈ of the motion‖ / ‖q̈ of the motion‖")
+    ax_e.set_title("error against the mechanism's motion")
+    ax_r.set_yticks([0, 5, 6])
+    ax_r.set_yticklabels(["refused", "5", "6"])
+    ax_r.set_ylim(-0.5, 6.6)
+    ax_r.set_ylabel("rank decided (true rank 5; the rounded data have rank 6)")
+    ax_r.set_title("rank decided")
+    handles = [proxy(linestyle="", markerfacecolor=METHOD_STYLE[m]["color"], markeredgecolor=METHOD_STYLE[m]["color"],
+                     marker=METHOD_STYLE[m]["marker"], label=m) for m in methods if m in METHOD_STYLE]
+    handles += [proxy(linestyle="", marker="o", markerfacecolor="none", markeredgecolor="0.3",
+                      label="data at face value (data_precision exact)"),
+                proxy(linestyle="", marker="o", markerfacecolor="0.3", markeredgecolor="0.3",
+                      label="data_precision double")]
+    fig.suptitle("rank, rounded linkage: a redundant mechanism rounded to double, solved at every precision", fontsize=12)
+    fig.legend(handles=handles, loc="lower center", ncol=6, frameon=False)
+    fig.tight_layout(rect=(0, 0.08, 1, 0.95))
+    save(fig, os.path.join(out, "rank_rounded.png"))
 
 
 def plot_rank(reports):
-    rows = read_table(study_csv(reports, "rank"), RANK_NUM, RANK_TEXT)
+    rows, rounded = rank_cases(read_table(study_csv(reports, "rank"), RANK_NUM, RANK_TEXT))
     out = os.path.join(reports, "rank")
+    plot_rank_rounded(rounded, out)
     if not rows:
         print("  rank: no rows, nothing plotted")
         return

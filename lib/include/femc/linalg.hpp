@@ -16,4 +16,13 @@ S unit_roundoff() {
   return Eigen::NumTraits<S>::epsilon() / S(2);
 }
 
+// ‖X‖_F computed on X/max|X_ij|, so that it neither overflows nor
+// underflows where the entries do not (for floating types).
+template <class S, class Derived>
+S scaled_frobenius_norm(const Eigen::MatrixBase<Derived>& X) {
+  if (X.size() == 0) return S(0);
+  const S amax = X.cwiseAbs().maxCoeff();
+  return amax > S(0) ? S(amax * (X / amax).norm()) : S(0);
+}
+
 }  // namespace femc

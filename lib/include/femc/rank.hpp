@@ -11,6 +11,7 @@
 // ε = 0 and the rank is exact.
 #include <algorithm>
 
+#include "femc/data_precision.hpp"
 #include "femc/options.hpp"
 #include "femc/solution.hpp"
 
@@ -90,6 +91,66 @@ RankDecision<S> decide_formed_rank(const Vec& d, const S& tol, const S& tol_form
   out.largest_dropped = r < d.size() ? d(r) : S(0);
   out.tol = out.largest_dropped / out.largest;  // the cut that reproduces r
   return out;
+}
+
+// Rounded data (Options::data_precision, data_precision.hpp). Data of
+// precision u_d carry |δA_ij| ≤ e·|A_ij| with e = max(m, n)·u_d (the model of
+// data_precision.hpp, data_entry_error), so in the 2-norm
+//   ‖δA‖₂ ≤ ‖|δA|‖_F ≤ e·‖A‖_F.
+// A method decides rank on X = F A G with F = W^{1/2} (or L_Wᵀ) or I and
+// G = M^{-1/2} (or L⁻ᵀ) or I; the rounding of A moves X by at most
+//   ‖F‖₂‖G‖₂·e·‖A‖_F = e·‖A‖_F·√(‖W‖₂·‖M⁻¹‖₂) =: c_data
+// (pass ‖W‖ = 1 or ‖M⁻¹‖ = 1 for a factor the method leaves out). By Weyl's
+// inequality, σ_i(X) ≤ c_data may be the rounding's own creation: a
+// constraint direction the unrounded A does not have (a redundant row made
+// independent by rounding, σ/σ₁ ≈ 10⁻¹⁶ in double). No such magnitude is
+// counted in the rank. This is the working tolerance's argument with the
+// data's rounding in place of the factorization's, and it binds at any
+// working precision, exact included. The rounding of M and W (nonsingular)
+// moves no singular value to or from zero, and that of b and Q decides no
+// rank: only A's counts. Upper bounds may stand in for ‖W‖₂ and ‖M⁻¹‖₂ (the
+// 1-norms of these symmetric matrices); |R_ii| of a column-pivoted QR stand
+// in for singular values as for τ. Data whose errors exceed the model show
+// it in the 100× warning of solve().
+template <class S>
+struct DataCut {
+  S cut = S(0);          // c_data, absolute; 0 for exact data
+  bool applied = false;  // Options::data_precision given: decides; else (suspected precision) only warns
+};
+
+// e = max(m, n)·u_d of the data's (or the suspected) precision, for A m×n.
+template <class S>
+S data_rank_error(const Options<S>& opt, const Matrix<S>& A, DataLevel& level) {
+  level = data_level(opt.data_precision, opt.suspected_data_precision);
+  return data_entry_error<S>(level.precision, std::max(A.rows(), A.cols()));
+}
+
+template <class S>
+DataCut<S> data_rank_cut(const Options<S>& opt, const Matrix<S>& A, const S& norm_W, const S& norm_Minv) {
+  DataCut<S> c;
+  DataLevel level;
+  const S e = data_rank_error(opt, A, level);
+  c.applied = level.applied;
+  if (e == S(0) || A.size() == 0) return c;
+  using std::sqrt;
+  c.cut = e * scaled_frobenius_norm<S>(A) * sqrt(norm_W) * sqrt(norm_Minv);  // e·‖A‖_F·√(‖W‖·‖M⁻¹‖)
+  return c;
+}
+
+// Records the data's level on r (relative to d₁) and, when it applies,
+// keeps only the leading magnitudes d_i > c_data.
+template <class S, class Vec>
+void apply_data_cut(RankDecision<S>& r, const Vec& d, const DataCut<S>& c) {
+  if (!(c.cut > S(0)) || !(r.largest > S(0))) return;
+  r.data_tol = c.cut / r.largest;
+  r.data_tol_applied = c.applied;
+  if (!c.applied) return;
+  Index k = r.rank;
+  while (k > 0 && !(d(k - 1) > c.cut)) --k;
+  if (k == r.rank) return;
+  r.rank = k;
+  r.smallest_kept = k > 0 ? S(d(k - 1)) : S(0);
+  r.largest_dropped = d(k);
 }
 
 }  // namespace femc

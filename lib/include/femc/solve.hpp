@@ -4,7 +4,10 @@
 //   femc::System<double> sys = femc::make_system<double>(M, A, b, Q);
 //   femc::Solution<double> s = femc::solve(sys);           // method cod
 //
-// validate(sys) runs first (unless opt.assume_valid): bad input throws
+// With a data precision (Options::data_precision), M and W are first judged
+// and symmetrized at it (prepare_rounded_data), and every rank is decided
+// above the data's rounding level (rank.hpp). Then validate(sys) runs
+// (unless opt.assume_valid): bad input throws
 // InputError naming the field; a method that cannot solve a valid system
 // throws MethodError. A result that is not finite (overflow at this
 // precision) throws MethodError rather than returning NaN or Inf.
@@ -26,7 +29,9 @@ Solution<S> solve(const System<S>& sys, const Options<S>& opt = {});
 // (methods/cod.hpp: no heap allocation after the first solve of a shape, the
 // factor of an unchanged M reused, and validate()'s check of that M skipped),
 // the other methods as solve() runs them. The result is solve()'s, bit for
-// bit. On an exception sol is unspecified.
+// bit. With a data precision (Options::data_precision) the solve runs as
+// solve() runs it: M and W are judged, and perhaps symmetrized, at the
+// data's precision first. On an exception sol is unspecified.
 template <class S>
 void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol, CodWorkspace<S>& ws);
 

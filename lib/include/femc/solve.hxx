@@ -25,16 +25,13 @@ bool all_finite(const Solution<S>& s) {
          Eigen::numext::isfinite(s.delta_norm_sq);
 }
 
-// Warnings that tell a user when to distrust the digits of a result. A kept
-// magnitude within a factor 100 of the cut could have been dropped by a
-// slightly different tolerance (the pseudoinverse is discontinuous there);
-// dropped magnitudes are at most τ·d₁ by definition, of the order of the
-// rounding errors of an exactly rank-deficient matrix, and not warned about.
+// The warnings of a floating working precision: the rank near its own
+// tolerance, and ill-conditioning at its unit roundoff.
 template <class S>
-void add_warnings(Diagnostics<S>& d) {
-  const S u = unit_roundoff<S>();
+void add_floating_warnings(Diagnostics<S>& d) {
   const S margin(100);
   const auto& r = d.rank;
+  const S u = unit_roundoff<S>();
   if (r.rank > 0 && r.smallest_kept <= margin * r.tol * r.largest)
     d.warnings.push_back("rank decision is close to the tolerance: the smallest kept magnitude is " +
                          ScalarTraits<S>::format(S(r.smallest_kept / r.largest)) + " of the largest");
@@ -46,25 +43,62 @@ void add_warnings(Diagnostics<S>& d) {
                          ScalarTraits<S>::format(S(*d.kappa_B * u)));
 }
 
+// Warnings that tell a user when to distrust the digits of a result. A kept
+// magnitude within a factor 100 of the cut could have been dropped by a
+// slightly different tolerance (the pseudoinverse is discontinuous there);
+// dropped magnitudes are at most τ·d₁ by definition, of the order of the
+// rounding errors of an exactly rank-deficient matrix, and not warned about.
+// The same holds of the data's rounding level (rank.hpp, data_rank_cut), at
+// every working precision, exact included: a kept magnitude within 100× of
+// it may be the rounding's creation (data whose errors exceed the model of
+// data_precision.hpp), and so may the answer.
+template <class S>
+void add_warnings(Diagnostics<S>& d) {
+  const S margin(100);
+  const auto& r = d.rank;
+  if (r.rank > 0 && r.data_tol > S(0) && r.smallest_kept <= margin * r.data_tol * r.largest) {
+    const std::string kept = format_short(S(r.smallest_kept / r.largest));
+    const std::string level = format_short(r.data_tol);
+    if (r.data_tol_applied)
+      d.warnings.push_back("rank decision is close to the data's rounding level: the smallest kept magnitude is " +
+                           kept + " of the largest, within 100× of the level " + level + " of " +
+                           to_string(d.data_precision) + " data; the answer may depend on the data's rounding");
+    else
+      d.warnings.push_back("the rank keeps a magnitude " + kept + " of the largest, within 100× of the level " +
+                           level + " that rounding to " + to_string(d.suspected_data_precision) +
+                           " creates: if the data were rounded to " + to_string(d.suspected_data_precision) +
+                           ", this constraint direction may be rounding noise; state the data's precision");
+  }
+  if constexpr (!ScalarTraits<S>::exact) add_floating_warnings(d);
+}
+
 }  // namespace detail
 
 namespace detail {
-// What solve() does after the method: no non-finite result, warnings, names.
+// What solve() does after the method: no non-finite result, warnings, notes
+// of what was done to the data (before the method's own), names.
 template <class S>
-void finish(const Options<S>& opt, Solution<S>& sol) {
+void finish(const Options<S>& opt, Solution<S>& sol, std::vector<std::string>& data_notes) {
   if constexpr (!ScalarTraits<S>::exact) {
     if (!all_finite(sol))
       throw MethodError("the result overflows " + ScalarTraits<S>::name() +
                         " (an intermediate is not finite); rescale the system or raise the precision");
-    add_warnings(sol.diagnostics);
   }
-  sol.diagnostics.method = to_string(opt.method);
-  sol.diagnostics.precision = ScalarTraits<S>::name();
+  Diagnostics<S>& d = sol.diagnostics;
+  d.data_precision = opt.data_precision;
+  d.suspected_data_precision = opt.suspected_data_precision;
+  add_warnings(d);
+  d.notes.insert(d.notes.begin(), data_notes.begin(), data_notes.end());
+  d.method = to_string(opt.method);
+  d.precision = ScalarTraits<S>::name();
 }
 }  // namespace detail
 
 template <class S>
-Solution<S> solve(const System<S>& sys, const Options<S>& opt) {
+Solution<S> solve(const System<S>& given, const Options<S>& opt) {
+  std::vector<std::string> notes;
+  System<S> storage;
+  const System<S>& sys = prepare_rounded_data(given, opt.data_precision, storage, notes);
   if (!opt.assume_valid) validate(sys);
   Solution<S> sol;
   if constexpr (ScalarTraits<S>::exact) {
@@ -81,22 +115,23 @@ Solution<S> solve(const System<S>& sys, const Options<S>& opt) {
         throw InputError("method", "'exact' runs in exact rational arithmetic only (precision exact)");
     }
   }
-  detail::finish(opt, sol);
+  detail::finish(opt, sol, notes);
   return sol;
 }
 
 template <class S>
-void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol, CodWorkspace<S>& ws) {
+void solve(const System<S>& given, const Options<S>& opt, Solution<S>& sol, CodWorkspace<S>& ws) {
   if constexpr (ScalarTraits<S>::exact) {
-    sol = solve(sys, opt);
+    sol = solve(given, opt);
   } else {
-    if (opt.method != Method::Cod) {
-      sol = solve(sys, opt);
+    if (opt.method != Method::Cod || !opt.data_precision.exact()) {  // rounded data: judged, maybe copied
+      sol = solve(given, opt);
       return;
     }
-    if (!opt.assume_valid) detail::validate_system(sys, [&] { ws.validate_mass(sys.M); });
-    ws.solve(sys, opt, sol);
-    detail::finish(opt, sol);
+    std::vector<std::string> notes;
+    if (!opt.assume_valid) detail::validate_system(given, [&] { ws.validate_mass(given.M); });
+    ws.solve(given, opt, sol);
+    detail::finish(opt, sol, notes);
   }
 }
 

@@ -10,7 +10,9 @@
 // validate() is the single gate for bad input: every method may assume a
 // system that passed it. Methods read only the lower triangles of M and W.
 #include <string>
+#include <vector>
 
+#include "femc/data_precision.hpp"
 #include "femc/linalg.hpp"
 
 namespace femc {
@@ -42,13 +44,20 @@ System<S> make_system(Matrix<S> M, Matrix<S> A, Vector<S> b, Vector<S> Q) {
 }
 
 // Tolerance on the relative asymmetry max|X_ij − X_ji| / max|X_ij| of M and W:
-// 16·u. Data typed as a symmetric matrix is exactly symmetric at any
-// precision (the same text gives the same value); a matrix computed in double
-// and read at higher precision is symmetric to a few units of double
-// roundoff only, and is rejected there — symmetrize it before.
+// 16·u, u the larger of the working precision's and the data's unit
+// roundoff. Data typed as a symmetric matrix is exactly symmetric at any
+// precision (the same text gives the same value). A matrix computed in
+// floating point is symmetric to a few units of its roundoff only: each
+// entry is a sum whose rounding errors the two halves do not share (Simbody
+// 3.7's mass matrix of Bricard's mechanism: up to 1.8e-14 = 40·u relative to
+// its entry, 4.5e-17 = 0.4·u relative to max|M|). The constant 16 admits a
+// few units of that at the scale of the largest entry. Read at a higher
+// working precision such a matrix is rejected unless the data's precision
+// is given (prepare_rounded_data).
 template <class S>
-S symmetry_tolerance() {
-  return S(16) * unit_roundoff<S>();
+S symmetry_tolerance(const DataPrecision& data = kExactData) {
+  const S u = unit_roundoff<S>(), ud = data_unit_roundoff<S>(data);
+  return S(16) * (ud > u ? ud : u);
 }
 
 // Throws InputError (field and what is wrong) unless: the shapes agree
@@ -58,6 +67,24 @@ S symmetry_tolerance() {
 // succeeds; LDLᵀ with all pivots > 0 for exact types).
 template <class S>
 void validate(const System<S>& sys);
+
+// Rounded data (Options::data_precision, data_precision.hpp): M and W judged
+// at the data's precision, before validate().
+// - Symmetry: an asymmetry within symmetry_tolerance(data) is the data's
+//   rounding, and femc solves with (X + Xᵀ)/2, exactly symmetric at every
+//   precision (both halves round the same sum). Beyond it: InputError naming
+//   the field, the entry and the size of the asymmetry.
+// - Definiteness: the true X* = X − E with |E_ij| ≤ e|X*_ij|, e = k·u_d for
+//   X of order k (data_precision.hpp, data_entry_error), has ‖E‖₂ ≤ e‖X‖_F
+//   (to first order), and λ_min(X) ≥ 1/‖X⁻¹‖₁. X* is surely positive
+//   definite when e·‖X‖_F·‖X⁻¹‖₁ < 1; otherwise the data's errors could
+//   have made a singular (semi-definite) matrix definite, and femc refuses
+//   it (InputError naming the field and the product).
+// Returns sys when nothing changes; else the symmetrized copy, in storage.
+// Each change is said in notes. Exact data: sys, untouched.
+template <class S>
+const System<S>& prepare_rounded_data(const System<S>& sys, const DataPrecision& data, System<S>& storage,
+                                      std::vector<std::string>& notes);
 
 // True when W is exactly the identity (then no weighting is applied).
 template <class S>

@@ -1,5 +1,7 @@
 #pragma once
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
+#include <algorithm>
 #include <sstream>
 
 #include "femc/errors.hpp"
@@ -31,25 +33,44 @@ void require_finite(const Vector<S>& v, const char* field) {
   }
 }
 
+// The largest |X_ij − X_ji|, where, and the scale max|X_ij| it is judged at.
 template <class S>
-void require_symmetric(const Matrix<S>& X, const char* field) {
+struct Asymmetry {
+  S size = S(0), scale = S(0);
+  Index i = 0, j = 0;
+};
+
+template <class S>
+Asymmetry<S> asymmetry(const Matrix<S>& X) {
   using std::abs;
+  Asymmetry<S> a;
   const Index k = X.rows();
-  S scale(0), asym(0);
-  Index ai = 0, aj = 0;
   for (Index j = 0; j < k; ++j)
     for (Index i = 0; i < k; ++i) {
-      if (abs(X(i, j)) > scale) scale = abs(X(i, j));
+      if (abs(X(i, j)) > a.scale) a.scale = abs(X(i, j));
       S d = abs(X(i, j) - X(j, i));
-      if (d > asym) { asym = d; ai = i; aj = j; }
+      if (d > a.size) a = {d, a.scale, i, j};
     }
-  if (asym > symmetry_tolerance<S>() * scale) {
+  return a;
+}
+
+// Returns the asymmetry, within the tolerance; throws InputError beyond it.
+template <class S>
+Asymmetry<S> require_symmetric(const Matrix<S>& X, const char* field, const DataPrecision& data = kExactData) {
+  const Asymmetry<S> a = asymmetry(X);
+  if (a.size > symmetry_tolerance<S>(data) * a.scale) {
     std::ostringstream os;
-    os << "not symmetric: entry [" << ai << "][" << aj << "] differs from [" << aj << "][" << ai
-       << "] by " << ScalarTraits<S>::format(asym) << " (relative tolerance "
-       << ScalarTraits<S>::format(symmetry_tolerance<S>()) << ")";
+    os << "not symmetric: entry [" << a.i << "][" << a.j << "] differs from [" << a.j << "][" << a.i << "] by "
+       << ScalarTraits<S>::format(a.size) << ", " << format_short(S(a.size / a.scale))
+       << " of the largest entry (tolerance " << format_short(symmetry_tolerance<S>(data));
+    if (data.exact())
+      os << "; if the data were rounded, e.g. computed in double, state their precision and femc judges symmetry "
+            "at it)";
+    else
+      os << " at the data's precision, " << to_string(data) << ")";
     throw InputError(field, os.str());
   }
+  return a;
 }
 
 template <class S>
@@ -103,6 +124,77 @@ void validate_system(const System<S>& sys, CheckMass&& check_mass) {
   if (m > 0 && !is_identity(sys.W)) detail::require_spd(sys.W, "W");
 }
 }  // namespace detail
+
+namespace detail {
+// e·‖X‖_F·‖X⁻¹‖₁ (prepare_rounded_data; its square for exact types, free
+// of square roots); 0 when X is not positive definite at the working
+// precision, which validate() reports.
+template <class S>
+S definiteness_margin(const Matrix<S>& X, const S& e) {
+  if constexpr (ScalarTraits<S>::exact) {
+    Eigen::FullPivLU<Matrix<S>> lu;
+    lu.setThreshold(S(0));
+    lu.compute(X);
+    if (!lu.isInvertible()) return S(0);
+    const Matrix<S> Xinv = lu.inverse();
+    S norm1(0);  // ‖X⁻¹‖₁
+    for (Index j = 0; j < X.cols(); ++j) norm1 = std::max(norm1, S(Xinv.col(j).cwiseAbs().sum()));
+    return e * e * X.squaredNorm() * norm1 * norm1;  // the square, compared with 1
+  } else {
+    Eigen::LLT<Matrix<S>> llt(X);
+    if (llt.info() != Eigen::Success) return S(0);
+    const S rcond = S(llt.rcond());  // 1/(‖X‖₁·‖X⁻¹‖₁)
+    S norm1(0);
+    for (Index j = 0; j < X.cols(); ++j) norm1 = std::max(norm1, S(X.col(j).cwiseAbs().sum()));
+    if (!(rcond > S(0))) return Eigen::NumTraits<S>::infinity();
+    return e * scaled_frobenius_norm<S>(X) / (rcond * norm1);
+  }
+}
+
+template <class S>
+bool square_finite(const Matrix<S>& X, Index k) {
+  if (X.rows() != k || X.cols() != k) return false;
+  if constexpr (!ScalarTraits<S>::exact)
+    for (Index j = 0; j < k; ++j)
+      for (Index i = 0; i < k; ++i)
+        if (!Eigen::numext::isfinite(X(i, j))) return false;
+  return true;
+}
+}  // namespace detail
+
+template <class S>
+const System<S>& prepare_rounded_data(const System<S>& sys, const DataPrecision& data, System<S>& storage,
+                                      std::vector<std::string>& notes) {
+  if (data.exact()) return sys;
+  const System<S>* out = &sys;
+  auto judge = [&](const Matrix<S>& X, const char* field, Matrix<S> System<S>::*member) {
+    // Malformed shapes and non-finite entries are validate()'s to report.
+    if (X.rows() == 0 || X.rows() > kMaxDimension || !detail::square_finite(X, X.rows())) return;
+    const detail::Asymmetry<S> a = detail::require_symmetric(X, field, data);
+    if (a.size > S(0)) {
+      if (out == &sys) storage = sys, out = &storage;
+      Matrix<S>& Y = storage.*member;
+      Y = X / S(2) + X.transpose() / S(2);  // halves first: no overflow; the sum is commutative, so exactly symmetric
+      std::ostringstream os;
+      os << field << " symmetrized, (" << field << " + " << field << "ᵀ)/2: its asymmetry "
+         << format_short(S(a.size / a.scale)) << " of the largest entry is within the data's precision ("
+         << to_string(data) << ")";
+      notes.push_back(os.str());
+    }
+    const Matrix<S>& Y = (*out).*member;
+    const S margin = detail::definiteness_margin(Y, data_entry_error<S>(data, Y.rows()));
+    if (!(margin < S(1))) {
+      std::ostringstream os;
+      os << "not positive definite at the data's precision (" << to_string(data) << "): k·u_d·‖" << field << "‖_F·‖"
+         << field << "⁻¹‖₁ (k = " << Y.rows() << ") " << (ScalarTraits<S>::exact ? "squared " : "") << "= "
+         << format_short(margin) << " ≥ 1, so the data's errors could have made a singular matrix definite";
+      throw InputError(field, os.str());
+    }
+  };
+  judge(sys.M, "M", &System<S>::M);
+  if (sys.m() > 0 && !is_identity(sys.W) && sys.W.rows() == sys.m()) judge(sys.W, "W", &System<S>::W);
+  return *out;
+}
 
 template <class S>
 void validate(const System<S>& sys) {

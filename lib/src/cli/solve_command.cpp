@@ -1,4 +1,4 @@
-// femc solve SYSTEM.json [--precision P] [--method M] [--rank-tol X] [-o OUT.json]
+// femc solve SYSTEM.json [--precision P] [--data-precision D] [--method M] [--rank-tol X] [-o OUT.json]
 //
 // The precision is chosen here, once, at run time; below this file nothing
 // knows about the command line.
@@ -27,8 +27,45 @@ struct SolveArgs {
   std::string precision;  // default: double (exact for --method exact)
   std::string method;  // default: cod (exact for --precision exact)
   std::string rank_tol;
+  std::string data_precision;  // default: the input's "data_precision", else exact
   std::string output;
 };
+
+// The data's precision of a solve and the sentence that says where it came
+// from (the output's diagnostics.data_precision_rule). The rule: stated by
+// --data-precision, else by the input's "data_precision", else exact (every
+// number at face value, as femc always read them). Exact data whose every
+// number could be a double written to round-trip (at most 17 significant
+// digits) may have been rounded to double: that only warns (Options::
+// suspected_data_precision), since typed data such as "0.1" or 2 are as
+// often exact.
+struct DataPrecisionChoice {
+  DataPrecision data, suspected;
+  std::string rule;
+};
+
+DataPrecisionChoice choose_data_precision(const SystemText& text, const std::string& option) {
+  DataPrecisionChoice c;
+  if (!option.empty()) {
+    c.data = parse_data_precision(option, "data-precision");
+    c.rule = "given by --data-precision";
+    if (!text.data_precision.empty()) c.rule += " (over the input's \"data_precision\": \"" + text.data_precision + "\")";
+  } else if (!text.data_precision.empty()) {
+    c.data = parse_data_precision(text.data_precision, "data_precision");
+    c.rule = "given by the input's \"data_precision\"";
+  } else {
+    c.rule = "default: the numbers are exact";
+    if (text.every_number_could_be_double) {
+      c.suspected = kDoubleData;
+      c.rule += "; each has at most 17 significant digits, as a double written to round-trip has, so a rank decision "
+                "within 100x of double's rounding level is warned about";
+    }
+  }
+  if (!c.data.exact())
+    c.rule += ": rank is decided above the data's rounding level (rank_tol_data), and M, W are judged symmetric and "
+              "positive definite at it";
+  return c;
+}
 
 std::string read_file(const std::string& path) {
   std::error_code ec;
@@ -45,20 +82,25 @@ std::string read_file(const std::string& path) {
 }
 
 template <class S>
-std::string solve_at(const SystemText& text, Method method, const std::string& rank_tol) {
+std::string solve_at(const SystemText& text, Method method, const std::string& rank_tol, const DataPrecisionChoice& data) {
   System<S> sys = to_system<S>(text);
   Options<S> opt;
   opt.method = method;
+  opt.data_precision = data.data;
+  opt.suspected_data_precision = data.suspected;
   if (!rank_tol.empty()) {
     S tol = detail::parse_entry<S>(rank_tol, "rank-tol");
     if (!(tol >= S(0)) || !(tol < S(1))) throw InputError("rank-tol", "must be in [0, 1), got " + rank_tol);
     opt.rank_tol = tol;
   }
-  return write_solution_json(to_solution_text(solve(sys, opt)));
+  SolutionText out = to_solution_text(solve(sys, opt));
+  out.data_precision_rule = data.rule;
+  return write_solution_json(out);
 }
 
 std::string run(const SolveArgs& a) {
   const SystemText text = read_system_text(read_file(a.input));
+  const DataPrecisionChoice data = choose_data_precision(text, a.data_precision);
   Method method = a.method.empty() ? (a.precision == "exact" ? Method::Exact : Method::Cod) : parse_method(a.method);
   const std::string p = !a.precision.empty() ? a.precision : method == Method::Exact ? "exact" : "double";
   if (method == Method::Exact && p != "exact")
@@ -66,16 +108,16 @@ std::string run(const SolveArgs& a) {
   if (p == "exact") {
     if (method != Method::Exact)
       throw InputError("method", "'" + to_string(method) + "' needs square roots; --precision exact runs only 'exact'");
-    return solve_at<rational>(text, method, a.rank_tol);
+    return solve_at<rational>(text, method, a.rank_tol, data);
   }
-  if (p == "double") return solve_at<double>(text, method, a.rank_tol);
-  if (p == "long-double") return solve_at<long double>(text, method, a.rank_tol);
-  if (p == "float128") return solve_at<float128>(text, method, a.rank_tol);
-  if (p == "dd") return solve_at<double_double>(text, method, a.rank_tol);
-  if (p == "qd") return solve_at<quad_double>(text, method, a.rank_tol);
+  if (p == "double") return solve_at<double>(text, method, a.rank_tol, data);
+  if (p == "long-double") return solve_at<long double>(text, method, a.rank_tol, data);
+  if (p == "float128") return solve_at<float128>(text, method, a.rank_tol, data);
+  if (p == "dd") return solve_at<double_double>(text, method, a.rank_tol, data);
+  if (p == "qd") return solve_at<quad_double>(text, method, a.rank_tol, data);
   if (const auto bits = mpfr_bits(p)) {
     MpfrPrecision guard(*bits);
-    return solve_at<mpfr_real>(text, method, a.rank_tol);
+    return solve_at<mpfr_real>(text, method, a.rank_tol, data);
   }
   throw InputError("precision", "unknown precision '" + p.substr(0, 40) +
                                     "' (double, long-double, float128, dd, qd, exact, or MPFR bits 24..65536)");
@@ -91,6 +133,9 @@ std::function<int()> add_solve_command(CLI::App& app) {
                   "double | long-double | float128 | dd | qd | BITS (MPFR) | exact (default double)");
   cmd->add_option("--method", args->method, "literal | cod | kkt | nullspace | exact (default cod)");
   cmd->add_option("--rank-tol", args->rank_tol, "relative rank tolerance τ (default max(m,n)·ε)");
+  cmd->add_option("--data-precision", args->data_precision,
+                  "the precision the data were rounded to: exact | double | long-double | float128 | BITS "
+                  "(default: the input's data_precision, else exact)");
   cmd->add_option("-o,--output", args->output, "write the result here (atomically) instead of stdout");
   return [args]() -> int {
     return with_exit_status([&]() -> int {

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <string>
 #include <set>
 
 namespace femc {
@@ -152,6 +153,33 @@ Index read_matrix(const json& v, const char* name, Index rows, Index cols, std::
 
 }  // namespace
 
+bool could_be_double(std::string_view text) {
+  if (text.find('/') != std::string_view::npos) return false;
+  std::size_t i = (!text.empty() && (text[0] == '+' || text[0] == '-')) ? 1 : 0;
+  const std::size_t e = text.find_first_of("eE");
+  const std::string_view mantissa = text.substr(i, e == std::string_view::npos ? std::string_view::npos : e - i);
+  long exponent = 0;  // the decimal exponent of the leading significant digit
+  if (e != std::string_view::npos) {
+    const std::string_view ex = text.substr(e + 1);
+    if (ex.size() > 7) return false;  // beyond any double
+    exponent = std::stol(std::string(ex));
+  }
+  long first = -1, last = -1, point = long(mantissa.find('.')), pos = 0;
+  if (point < 0) point = long(mantissa.size());
+  for (char c : mantissa) {  // positions of digits only
+    if (c == '.') continue;
+    if (c != '0') {
+      if (first < 0) first = pos;
+      last = pos;
+    }
+    ++pos;
+  }
+  if (first < 0) return true;  // zero
+  if (last - first + 1 > 17) return false;
+  exponent += point - 1 - first;
+  return exponent >= -324 && exponent <= 308;
+}
+
 SystemText read_system_text(std::string_view text) {
   if (text.size() > kMaxDocumentBytes)
     throw InputError("document", "larger than " + std::to_string(kMaxDocumentBytes >> 20) + " MiB");
@@ -160,13 +188,14 @@ SystemText read_system_text(std::string_view text) {
   const json& root = dom.root;
   if (!root.is_object() || is_number(root))
     throw InputError("document", std::string("expected a JSON object, got ") + kind_name(root));
-  static const std::set<std::string> known = {"M", "A", "b", "Q", "C", "W", "name", "description"};
+  static const std::set<std::string> known = {"M", "A", "b", "Q", "C", "W", "name", "description", "data_precision"};
   for (auto it = root.begin(); it != root.end(); ++it)
     if (!known.count(it.key()))
-      throw InputError(it.key().substr(0, 40), "unknown key (expected M, A, b, Q, C, W, name, description)");
+      throw InputError(it.key().substr(0, 40),
+                       "unknown key (expected M, A, b, Q, C, W, name, description, data_precision)");
   for (const char* k : {"M", "A", "b", "Q"})
     if (!root.contains(k)) throw InputError(k, "missing");
-  for (const char* k : {"name", "description"})
+  for (const char* k : {"name", "description", "data_precision"})
     if (root.contains(k) && (!root[k].is_string() || is_number(root[k]))) throw InputError(k, "expected a string");
 
   SystemText t;
@@ -182,6 +211,16 @@ SystemText read_system_text(std::string_view text) {
   read_vector(root["Q"], "Q", t.n, t.Q);
   if (root.contains("C")) read_vector(root["C"], "C", t.n, t.C);
   if (root.contains("W")) read_matrix(root["W"], "W", t.m, t.m, t.W);
+  if (root.contains("data_precision")) {
+    t.data_precision = root["data_precision"].get<std::string>();
+    parse_data_precision(t.data_precision, "data_precision");  // checked here, named by its key
+  }
+  for (const auto* part : {&t.M, &t.A, &t.b, &t.Q, &t.C, &t.W})
+    for (const std::string& x : *part)
+      if (!could_be_double(x)) {
+        t.every_number_could_be_double = false;
+        return t;
+      }
   return t;
 }
 
@@ -197,16 +236,20 @@ std::string write_solution_json(const SolutionText& s) {
   j["delta_norm_sq"] = s.delta_norm_sq;
   j["Gg_min"] = s.Gg_min;
   j["precision"] = s.precision;
+  j["data_precision"] = s.data_precision;
   j["method"] = s.method;
   ordered_json d;
   d["rank"] = s.rank;
   d["rank_tol"] = s.rank_tol;
+  d["rank_tol_data"] = s.rank_tol_data.empty() ? ordered_json(nullptr) : ordered_json(s.rank_tol_data);
   d["rank_largest"] = s.rank_largest;
   d["rank_smallest_kept"] = s.rank_smallest_kept;
   d["rank_largest_dropped"] = s.rank_largest_dropped;
   d["kappa_M"] = s.kappa_M.empty() ? ordered_json(nullptr) : ordered_json(s.kappa_M);
   d["kappa_B"] = s.kappa_B.empty() ? ordered_json(nullptr) : ordered_json(s.kappa_B);
+  d["data_precision_rule"] = s.data_precision_rule;
   d["warnings"] = s.warnings;
+  d["notes"] = s.notes;
   j["diagnostics"] = d;
   return j.dump(2) + "\n";
 }

@@ -20,6 +20,20 @@ rational ScalarTraits<rational>::parse(std::string_view text) {
   return r;
 }
 
+rational sqrt_approximation(const rational& x, long bits) {
+  mpfr_t r;
+  mpfr_init2(r, bits);
+  mpfr_set_q(r, x.backend().data(), MPFR_RNDN);
+  mpfr_sqrt(r, r, MPFR_RNDN);
+  mpq_t q;
+  mpq_init(q);
+  mpfr_get_q(q, r);
+  rational out(q);
+  mpq_clear(q);
+  mpfr_clear(r);
+  return out;
+}
+
 std::string ScalarTraits<rational>::format(const rational& x) { return x.str(); }
 
 }  // namespace femc

@@ -18,6 +18,13 @@ S kappa_from_rcond(const S& rcond) {
   return rcond > S(0) ? S(S(1) / rcond) : Eigen::NumTraits<S>::infinity();
 }
 
+// ‖M⁻¹‖₁ ≈ κ₁(M)/‖M‖₁: the estimate behind κ₁ (a lower bound within the
+// estimator's small factor), for bounds that need ‖M⁻¹‖ (rank.hpp, c_data).
+template <class S>
+S inverse_l1_norm(const S& kappa1, const S& norm1) {
+  return kappa1 / norm1;
+}
+
 template <class S>
 struct CholeskyConditionScratch {
   Vector<S> v, sign, old_sign;

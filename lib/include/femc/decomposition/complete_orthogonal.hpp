@@ -34,6 +34,17 @@ class CompleteOrthogonal {
     compute_with(X, tol, [&](const Vector<S>& d) { return decide_rank(d, tol); });
   }
 
+  // The same, for rounded data: no magnitude at or below the data's level
+  // counts in the rank (rank.hpp, apply_data_cut).
+  CompleteOrthogonal(const Matrix<S>& X, const S& tol, const DataCut<S>& data) { compute(X, tol, data); }
+  void compute(const Matrix<S>& X, const S& tol, const DataCut<S>& data) {
+    compute_with(X, tol, [&](const Vector<S>& d) {
+      RankDecision<S> r = decide_rank(d, tol);
+      apply_data_cut(r, d, data);
+      return r;
+    });
+  }
+
   // The same with the rank decided by decide(d) from the magnitudes |R_ii|
   // (e.g. decide_formed_rank); tol is recorded when X is empty.
   template <class Decide>

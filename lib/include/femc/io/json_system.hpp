@@ -2,8 +2,9 @@
 // Reading a system from JSON and writing a solution to JSON.
 //
 // Input: an object with keys M (n rows of n), A (m rows of n; [] for no
-// constraints), b (m), Q (n), optional C (n), W (m rows of m), and optional
-// "name"/"description" strings. Each number is a JSON number or a string
+// constraints), b (m), Q (n), optional C (n), W (m rows of m), optional
+// "name"/"description" strings, and an optional "data_precision" string
+// (data_precision.hpp: exact, double, long-double, float128 or bits). Each number is a JSON number or a string
 // holding a decimal ("0.1") or a rational ("1/3"); either way its text is
 // kept and read at the working precision (a JSON number is never passed
 // through double). Anything else is an InputError naming the field.
@@ -32,7 +33,15 @@ inline constexpr std::size_t kMaxJsonValues = 3 * std::size_t(kMaxJsonDimension)
 struct SystemText {
   Index n = 0, m = 0;
   std::vector<std::string> M, A, b, Q, C, W;  // C and W empty when absent
+  std::string data_precision;  // the "data_precision" key, checked; empty when absent
+  // Every number could be a double written to round-trip: a decimal of at
+  // most 17 significant digits within double's exponent range (no "p/q").
+  bool every_number_could_be_double = true;
 };
+
+// Whether one number text could be a double written to round-trip (see
+// SystemText): every double prints exactly so in 17 significant digits.
+bool could_be_double(std::string_view text);
 
 // Parses and shape-checks a JSON document. Throws InputError.
 SystemText read_system_text(std::string_view json);
@@ -83,14 +92,18 @@ System<S> to_system(const SystemText& t) {
 // The output document of `femc solve` (keys in this order): qdd, QN, QW, Qc,
 // lambda (arrays of decimal strings that read back to the same values at the
 // working precision), rank, delta_norm, delta_norm_sq, Gg_min, precision,
-// method, diagnostics.
+// data_precision, method, diagnostics. The diagnostics carry rank_tol (the
+// working precision's) and rank_tol_data (the data's rounding level, null
+// unless the data's precision was given) side by side.
 struct SolutionText {
   std::vector<std::string> qdd, QN, QW, Qc, lambda;
   long rank = 0;
   std::string delta_norm, delta_norm_sq, Gg_min, precision, method;
   std::string rank_tol, rank_largest, rank_smallest_kept, rank_largest_dropped;
   std::string kappa_M, kappa_B;  // empty when not estimated
-  std::vector<std::string> warnings;
+  std::string rank_tol_data;     // empty unless the data's precision was given
+  std::string data_precision, data_precision_rule;
+  std::vector<std::string> warnings, notes;
 };
 
 std::string write_solution_json(const SolutionText& s);
@@ -135,7 +148,10 @@ SolutionText to_solution_text(const Solution<S>& s) {
   t.rank_largest_dropped = ScalarTraits<S>::format(d.rank.largest_dropped);
   if (d.kappa_M) t.kappa_M = ScalarTraits<S>::format(*d.kappa_M);
   if (d.kappa_B) t.kappa_B = ScalarTraits<S>::format(*d.kappa_B);
+  if (d.rank.data_tol_applied) t.rank_tol_data = ScalarTraits<S>::format(d.rank.data_tol);
+  t.data_precision = to_string(d.data_precision);
   t.warnings = d.warnings;
+  t.notes = d.notes;
   return t;
 }
 

@@ -56,7 +56,9 @@ Solution<S> solve_cod(const System<S>& sys, const Options<S>& opt);
 //   the factorization and validate()'s check of M are skipped.
 // - The result is the same, bit for bit, as solve_cod's, which runs through
 //   a fresh workspace.
-// One workspace serves one thread at a time.
+// One workspace serves one thread at a time. Its solve() takes the system as
+// given: rounded data (Options::data_precision) are judged and symmetrized
+// by femc::solve() (solve.hpp) before any method runs.
 template <class S>
 class CodWorkspace {
  public:
@@ -88,6 +90,7 @@ class CodWorkspace {
   bool have_M_ = false, validated_ = false, reused_ = false;
   bool factored_by_validation_ = false;  // validate_mass() factored M for the coming solve
   S kappa_M_ = S(1);        // κ₁(M) estimate of chol_ (+∞ beyond the range of S)
+  S norm1_M_ = S(1);        // ‖M‖₁
   CholeskyConditionScratch<S> cond_;
   Matrix<S> Bt_, P_, PW_;   // Bᵀ = L⁻¹Aᵀ (n × m), P = L_Wᵀ A L⁻ᵀ (m × n), room for the product by L_Wᵀ
   Vector<S> yQ_, yC_, bt_, rhs_, xN_, xP_, xW_, mu_;

@@ -16,7 +16,8 @@ template <class S>
 void CodWorkspace<S>::factor_mass(const Matrix<S>& M, bool validated) {
   M_ = M;
   chol_.compute(M_);  // M = L Lᵀ: Lᵀ plays M^{1/2}, L⁻¹ plays M^{-1/2} acting on forces
-  kappa_M_ = kappa_from_rcond(llt_rcond(chol_, symmetric_l1_norm(M_), cond_));
+  norm1_M_ = symmetric_l1_norm(M_);
+  kappa_M_ = kappa_from_rcond(llt_rcond(chol_, norm1_M_, cond_));
   have_M_ = chol_.info() == Eigen::Success;
   validated_ = validated;
 }
@@ -65,10 +66,11 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
   Bt_ = sys.A.transpose();
   solve_with_L_in_place(Bt_);  // B = A M^{-1/2} = A L⁻ᵀ, 001 (18): L Bᵀ = Aᵀ
   P_ = Bt_.transpose();
-  S kappa_W(1);
+  S kappa_W(1), norm1_W(1);
   if (weighted) {  // P = W^{1/2} B, b̃ = W^{1/2} b with W^{1/2} → L_Wᵀ, 001 (18)
     cholW_.compute(sys.W);
-    kappa_W = kappa_from_rcond(llt_rcond(cholW_, symmetric_l1_norm(sys.W), cond_));
+    norm1_W = symmetric_l1_norm(sys.W);
+    kappa_W = kappa_from_rcond(llt_rcond(cholW_, norm1_W, cond_));
     PW_.noalias() = cholW_.matrixU() * P_;
     std::swap(P_, PW_);
     bt_.noalias() = cholW_.matrixU() * sys.b;
@@ -78,8 +80,15 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
 
   const S tol = rank_tolerance(opt, m, n);
   const S tol_formed = formed_rank_tolerance(opt, m, n, kappa_M_, kappa_W);
+  // Rounded data: ‖M⁻¹‖₁ = κ₁(M)/‖M‖₁ and ‖W‖₁ bound the 2-norms of rank.hpp's c_data.
+  const DataCut<S> data_P = data_rank_cut(opt, sys.A, norm1_W, inverse_l1_norm(kappa_M_, norm1_M_));
+  const DataCut<S> data_A = data_rank_cut(opt, sys.A, S(1), S(1));
   cod_.compute_with(P_, tol, [&](const Vector<S>& d) {  // rank.hpp: A settles what forming P blurs
-    return decide_formed_rank(d, tol, tol_formed, [&] { return CompleteOrthogonal<S>(sys.A, tol).rank().rank; });
+    RankDecision<S> r = decide_formed_rank(d, tol, tol_formed, [&] {
+      return CompleteOrthogonal<S>(sys.A, tol, data_A).rank().rank;
+    });
+    apply_data_cut(r, d, data_P);
+    return r;
   });
   // One decomposition, two right-hand sides.
   xN_.resize(n);
@@ -117,13 +126,14 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
       sol.lambda = mu_;
     }
   } else {
-    sol.lambda = CompleteOrthogonal<S>(sys.A.transpose(), tol).solve(sol.QN);
+    sol.lambda = CompleteOrthogonal<S>(sys.A.transpose(), tol, data_A).solve(sol.QN);
   }
 
   sol.diagnostics.rank = cod_.rank();
   sol.diagnostics.kappa_M = kappa_M_;
   sol.diagnostics.kappa_B = cod_.kappa_estimate();
   sol.diagnostics.warnings.clear();
+  sol.diagnostics.notes.clear();
 }
 
 template <class S>

@@ -20,6 +20,7 @@ Solution<S> solve_kkt(const System<S>& sys, const Options<S>& opt) {
   Solution<S> sol;
   Eigen::LLT<Matrix<S>> chol(sys.M);
   const auto L = chol.matrixL();
+  const S kappa_M = *detail::kappa_from_llt(chol);
   const Vector<S> a = chol.solve(sys.Q);   // M⁻¹Q
   const Vector<S> aC = chol.solve(sys.C);  // M⁻¹C
 
@@ -38,11 +39,20 @@ Solution<S> solve_kkt(const System<S>& sys, const Options<S>& opt) {
     std::sort(d.data(), d.data() + d.size(), [](const S& x, const S& y) { return x > y; });
     const S floor = sqrt(S(10 * (n + m)) * Eigen::NumTraits<S>::epsilon());
     rank = decide_rank(d, rank.tol > floor ? rank.tol : floor);
-    if (rank.rank < m)
+    // Rounded data (rank.hpp): d are the singular values of B = A L⁻ᵀ up to
+    // the rounding of G; ‖M⁻¹‖₁ = κ₁(M)/‖M‖₁ bounds ‖M⁻¹‖₂.
+    apply_data_cut(rank, d, data_rank_cut(opt, sys.A, S(1), inverse_l1_norm(kappa_M, symmetric_l1_norm(sys.M))));
+    if (rank.rank < m) {
+      // Name the cut that decided: the working precision's, or the data's.
+      const bool by_data = rank.data_tol_applied && rank.largest_dropped > rank.tol * rank.largest;
       throw MethodError("kkt needs A of full row rank: A M⁻¹Aᵀ has numerical rank " + std::to_string(rank.rank) +
                         " < m = " + std::to_string(m) + " (σ-ratio " +
-                        ScalarTraits<S>::format(S(rank.largest_dropped / rank.largest)) + " ≤ tolerance " +
-                        ScalarTraits<S>::format(rank.tol) + "); use cod, nullspace or literal");
+                        format_short(S(rank.largest_dropped / rank.largest)) + " ≤ " +
+                        (by_data ? "the data's rounding level " + format_short(rank.data_tol) + " at " +
+                                       to_string(opt.data_precision)
+                                 : "tolerance " + format_short(rank.tol)) +
+                        "); use cod, nullspace or literal");
+    }
     const Matrix<S> X = ldlt.solve(detail::two_columns<S>(sys.b - sys.A * a, sys.A * aC));
     lambda = X.col(0);  // λ = (A M⁻¹Aᵀ)⁻¹(b − A a), 004 (23)
     nu = X.col(1);
@@ -56,7 +66,7 @@ Solution<S> solve_kkt(const System<S>& sys, const Options<S>& opt) {
   sol.delta_norm_sq = constraint_residual_sq(sys, sol.qdd);  // 0 up to rounding: full row rank is consistent
 
   sol.diagnostics.rank = rank;
-  sol.diagnostics.kappa_M = detail::kappa_from_llt(chol);
+  sol.diagnostics.kappa_M = kappa_M;
   sol.diagnostics.kappa_B = rank.rank > 0 ? S(rank.largest / rank.smallest_kept) : S(1);
   return sol;
 }

@@ -52,11 +52,12 @@ Solution<S> solve_literal(const System<S>& sys, const Options<S>& opt) {
   const Matrix<S> M_mhalf = detail::spd_function<S>(eigM, [](const S& x) { return S(S(1) / sqrt(x)); });
   const Matrix<S> M_inv = detail::spd_function<S>(eigM, [](const S& x) { return S(S(1) / x); });
   Matrix<S> W_half = Matrix<S>::Identity(m, m);
-  S kappa_W(1);
+  S kappa_W(1), norm_W(1);
   if (m > 0 && !is_identity(sys.W)) {
     const Eigen::SelfAdjointEigenSolver<Matrix<S>> eigW(sys.W);
     W_half = detail::spd_function<S>(eigW, [](const S& x) { return S(sqrt(x)); });
-    kappa_W = eigW.eigenvalues()(m - 1) / eigW.eigenvalues()(0);
+    norm_W = eigW.eigenvalues()(m - 1);
+    kappa_W = norm_W / eigW.eigenvalues()(0);
   }
   const auto& ev = eigM.eigenvalues();
   const S kappa_M = ev(n - 1) / ev(0);
@@ -67,10 +68,19 @@ Solution<S> solve_literal(const System<S>& sys, const Options<S>& opt) {
   const Vector<S> bt = W_half * sys.b;               // b̃ = W^{1/2} b
   RankDecision<S> rankP;
   const S tol_formed = formed_rank_tolerance(opt, m, n, kappa_M, kappa_W);
+  const DataCut<S> data_P = data_rank_cut(opt, sys.A, norm_W, S(S(1) / ev(0)));  // rank.hpp: rounded data
+  const DataCut<S> data_A = data_rank_cut(opt, sys.A, S(1), S(1));
+  auto decide_A = [&](const Vector<S>& sigma) {
+    RankDecision<S> r = decide_rank(sigma, tol);
+    apply_data_cut(r, sigma, data_A);
+    return r;
+  };
   const Matrix<S> Pp = detail::pseudoinverse<S>(P, tol, &rankP, [&](const Vector<S>& sigma) {
-    return decide_formed_rank(sigma, tol, tol_formed, [&] {  // rank.hpp: A settles what forming P blurs
-      return decide_rank(Eigen::JacobiSVD<Matrix<S>>(sys.A).singularValues(), tol).rank;
+    RankDecision<S> r = decide_formed_rank(sigma, tol, tol_formed, [&] {  // rank.hpp: A settles what forming P blurs
+      return decide_A(Eigen::JacobiSVD<Matrix<S>>(sys.A).singularValues()).rank;
     });
+    apply_data_cut(r, sigma, data_P);
+    return r;
   });
   const Matrix<S> I_PpP = Matrix<S>::Identity(n, n) - Pp * P;
 
@@ -78,7 +88,7 @@ Solution<S> solve_literal(const System<S>& sys, const Options<S>& opt) {
   sol.QN = M_half * Pp * (bt - P * M_mhalf * sys.Q);   // 002 (33), weighted as in 001 (15)
   sol.QW = M_half * I_PpP * M_mhalf * sys.C;           // 002 (33)
   sol.Qc = sol.QN + sol.QW;
-  sol.lambda = detail::pseudoinverse<S>(Matrix<S>(sys.A.transpose()), tol, nullptr) * sol.QN;  // 004 (21)
+  sol.lambda = detail::pseudoinverse<S>(Matrix<S>(sys.A.transpose()), tol, nullptr, decide_A) * sol.QN;  // 004 (21)
   sol.Gg_min = (Pp * (bt - P * M_mhalf * (sys.Q + sys.C))).squaredNorm();  // 001 (30)
   sol.delta_norm_sq = ((P * Pp - Matrix<S>::Identity(m, m)) * bt).squaredNorm();  // 001 (24)
 

@@ -17,7 +17,7 @@ Solution<S> solve_nullspace(const System<S>& sys, const Options<S>& opt) {
   Solution<S> sol;
   const auto M = sys.M.template selfadjointView<Eigen::Lower>();
 
-  const CompleteOrthogonal<S> codA(sys.A, tol);
+  const CompleteOrthogonal<S> codA(sys.A, tol, data_rank_cut(opt, sys.A, S(1), S(1)));  // rank.hpp: rounded data
   const Matrix<S> Z = codA.null_space_basis();
   Vector<S> zp;
   if (!weighted) {
@@ -25,7 +25,8 @@ Solution<S> solve_nullspace(const System<S>& sys, const Options<S>& opt) {
   } else {
     const Eigen::LLT<Matrix<S>> cholW(sys.W);  // ‖A z − b‖_W = ‖L_Wᵀ(A z − b)‖
     const Matrix<S> RA = cholW.matrixU() * sys.A;
-    zp = CompleteOrthogonal<S>(RA, tol).solve(Vector<S>(cholW.matrixU() * sys.b));
+    const DataCut<S> data_RA = data_rank_cut(opt, sys.A, symmetric_l1_norm(sys.W), S(1));  // RA = L_Wᵀ A
+    zp = CompleteOrthogonal<S>(RA, tol, data_RA).solve(Vector<S>(cholW.matrixU() * sys.b));
   }
 
   if (Z.cols() > 0) {

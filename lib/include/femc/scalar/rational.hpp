@@ -21,4 +21,9 @@ struct ScalarTraits<rational> {
   static std::string format(const rational& x);  // "p/q", or "p" when q = 1
 };
 
+// √x (x ≥ 0) to `bits` bits (x rounded to `bits` bits first, then its root:
+// within one unit in the last place), as a rational: for reporting
+// magnitudes whose decisions the exact method makes on their squares.
+rational sqrt_approximation(const rational& x, long bits = 256);
+
 }  // namespace femc

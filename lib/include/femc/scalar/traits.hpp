@@ -6,6 +6,7 @@
 //
 // Every specialization lives with its type in scalar/<type>.hpp; generic code
 // only ever calls these four members.
+#include <cstdio>
 #include <string>
 #include <string_view>
 
@@ -21,5 +22,14 @@ S parse_scalar(std::string_view text) { return ScalarTraits<S>::parse(text); }
 
 template <class S>
 std::string format_scalar(const S& x) { return ScalarTraits<S>::format(x); }
+
+// A magnitude for a sentence (a warning, a note): two significant digits at
+// every precision, where format() would print 78 digits or p/q.
+template <class S>
+std::string format_short(const S& x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2g", static_cast<double>(x));
+  return buf;
+}
 
 }  // namespace femc

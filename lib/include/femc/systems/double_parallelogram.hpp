@@ -46,11 +46,19 @@ struct DoubleParallelogram {
   System<S> at(const Vector<S>& q, const Vector<S>& qd) const {
     using std::cos;
     using std::sin;
-    const S cphi = cos(q(5)), sphi = sin(q(5)), w = qd(5) * qd(5);
+    Vector<S> c(3), s(3);
+    for (Index i = 0; i < 3; ++i) c(i) = cos(q(i)), s(i) = sin(q(i));
+    return at_cos_sin(c, s, cos(q(5)), sin(q(5)), qd);
+  }
+  // The same from the cosines and sines of θ_i and φ: no trigonometry, so
+  // that exact types can build the system at a rational point of the circle.
+  System<S> at_cos_sin(const Vector<S>& cos_theta, const Vector<S>& sin_theta, const S& cphi, const S& sphi,
+                       const Vector<S>& qd) const {
+    const S w = qd(5) * qd(5);
     Matrix<S> A = Matrix<S>::Zero(6, 6);
     Vector<S> b(6), Q = Vector<S>::Zero(6);
     for (Index i = 0; i < 3; ++i) {
-      const S c = cos(q(i)), s = sin(q(i)), wi = qd(i) * qd(i), si = offset(i);
+      const S c = cos_theta(i), s = sin_theta(i), wi = qd(i) * qd(i), si = offset(i);
       A(2 * i, i) = -L * s;
       A(2 * i, 3) = S(-1);
       A(2 * i, 5) = si * sphi;
@@ -62,7 +70,27 @@ struct DoubleParallelogram {
       Q(i) = -m_c * g * L / S(2) * c;
     }
     Q(4) = -m_b * g;
-    return make_system<S>(mass(q), A, b, Q);
+    return make_system<S>(mass(Vector<S>()), A, b, Q);
+  }
+  // The linkage on its parallelogram motion at cos θ = c, sin θ = s, θ̇ = ω
+  // (φ = 0), written in the coordinates q = H q′ with H = I − 2vvᵀ/(vᵀv),
+  // v = (1, …, 6): H is symmetric and orthogonal, so M′ = HMH, A′ = AH,
+  // Q′ = HQ, b′ = b describe the same mechanism and q̈ = H q̈′. With c, s
+  // rational (a Pythagorean triple) and S exact, A′ has rank 5 of 6 exactly;
+  // its entries (multiples of 1/91) are not binary fractions, so rounding
+  // them makes the sixth row independent at the rounding level: a redundant
+  // mechanism whose redundancy does not survive rounding (tests/
+  // test_rounded_data.cpp, the rank study).
+  static Matrix<S> mixing() {
+    const Vector<S> v = Vector<S>::LinSpaced(6, S(1), S(6));
+    return Matrix<S>::Identity(6, 6) - (S(2) / v.squaredNorm()) * v * v.transpose();
+  }
+  System<S> mixed_at(const S& c, const S& s, const S& omega) const {
+    Vector<S> qd(6);
+    qd << omega, omega, omega, -L * s * omega, L * c * omega, S(0);
+    const System<S> plain = at_cos_sin(Vector<S>::Constant(3, c), Vector<S>::Constant(3, s), S(1), S(0), qd);
+    const Matrix<S> H = mixing();
+    return make_system<S>(H * plain.M * H, plain.A * H, plain.b, H * plain.Q);
   }
   // φ (6 rows, the pin equations above) and φ̇ = A q̇.
   Vector<S> constraint(const Vector<S>& q) const {
