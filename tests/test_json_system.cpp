@@ -5,6 +5,7 @@
 
 #include "femc/io/json_system.hpp"
 #include "femc/scalar/builtin.hpp"
+#include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/rational.hpp"
 
 namespace femc {
@@ -59,13 +60,42 @@ TEST(JsonSystem, BadDocumentsNameTheField) {
   expect_field(R"({"M": [[null]], "A": [], "b": [], "Q": [1]})", "M[0][0]", "null");
   expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": ["nan"]})", "Q[0]", "not a decimal");
   expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": ["1e999"]})", "Q[0]", "overflows double");
-  // The JSON lexer itself turns numbers into doubles: say how to write a larger one.
-  expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": [1e999]})", "document", "written as a string");
+  // A JSON number beyond double's range is valid JSON: read from its text
+  // like any other, and named where it does not fit the working precision.
+  expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": [1e999]})", "Q[0]", "overflows double");
   expect_field(R"({"M": 5, "A": [], "b": [], "Q": [1]})", "M", "array");
   expect_field(R"({"M": [], "A": [], "b": [], "Q": []})", "M", "n ≥ 1");
   expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": [[1]]})", "Q[0]", "array");
   expect_field(R"({"M": [[1]], "A": [], "b": [], "Q": [1], "name": 3})", "name", "string");
   expect_field(R"({"M": [[[[[[[[[[1]]]]]]]]]], "A": [], "b": [], "Q": [1]})", "document", "nested deeper");
+}
+
+// JSON numbers beyond double's range (nlohmann's lexer stops at them): read
+// exactly from their text at MPFR and exact precisions, in their place among
+// the other numbers, signs kept; strings that look like them untouched; the
+// byte offsets of a later syntax error unchanged.
+TEST(JsonSystem, NumbersBeyondDoubleAreReadAtHigherPrecision) {
+  const SystemText t = read_system_text(
+      R"({"M": [[2, -1e999], [-1e999, 3e400]], "A": [[1e-999, 2]], "b": ["1e999"], "Q": [1.5, 12e4000], "name": "1e999"})");
+  EXPECT_EQ(t.M, (std::vector<std::string>{"2", "-1e999", "-1e999", "3e400"}));
+  EXPECT_EQ(t.A, (std::vector<std::string>{"1e-999", "2"}));
+  EXPECT_EQ(t.Q, (std::vector<std::string>{"1.5", "12e4000"}));
+  MpfrPrecision bits(256);
+  const System<mpfr_real> s = to_system<mpfr_real>(t);
+  EXPECT_EQ(s.M(0, 1), -ScalarTraits<mpfr_real>::parse("1e999"));
+  EXPECT_EQ(s.Q(1), ScalarTraits<mpfr_real>::parse("1.2e4001"));
+  EXPECT_EQ(to_system<rational>(t).A(0, 0), ScalarTraits<rational>::parse("1e-999"));
+  auto error_of = [](const std::string& doc) {
+    try {
+      read_system_text(doc);
+    } catch (const InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string("accepted");
+  };
+  const std::string big = error_of(R"({"M": [[1e999]], "A": [], "b": [], "Q": [1], })");
+  EXPECT_NE(big.find("malformed JSON at byte"), std::string::npos) << big;
+  EXPECT_EQ(big, error_of(R"({"M": [[12345]], "A": [], "b": [], "Q": [1], })"));
 }
 
 // The data's precision (data_precision.hpp): an optional key, checked where
