@@ -63,19 +63,25 @@ struct Reference {
   double bound_per_u;        // c·K·(data + |q*|∞): the bound is bound_per_u·u_d
 };
 
+double inf_norm(const Vector<rational>& x) {
+  double m = 0;
+  for (Index i = 0; i < x.size(); ++i) m = std::max(m, std::abs(test::to_double(x(i))));
+  return m;
+}
+
+// The bound above, per unit roundoff: c·κ(M)·κ_r(P)·(data + |q̈|∞), the
+// conditioning of sys at rank r (consistent constraints).
+double bound_per_u(const System<rational>& sys, Index r, double qdd_inf) {
+  const test::Conditioning k = test::conditioning(sys, r);
+  const double nm = double(sys.n() + sys.m());
+  const double data = 1 + inf_norm(sys.Q) + inf_norm(sys.C) + inf_norm(sys.b);
+  return 16 * nm * nm * k.kappa_M * k.kappa_P * (data + qdd_inf);
+}
+
 Reference reference_of(const System<rational>& exact_sys) {
   Reference r;
   r.exact = solve(exact_sys, {Method::Exact});
-  const test::Conditioning k = test::conditioning(exact_sys, r.exact.diagnostics.rank.rank);
-  const double K = k.kappa_M * k.kappa_P;
-  const double nm = double(exact_sys.n() + exact_sys.m());
-  auto inf = [](const Vector<rational>& x) {
-    double m = 0;
-    for (Index i = 0; i < x.size(); ++i) m = std::max(m, std::abs(test::to_double(x(i))));
-    return m;
-  };
-  const double data = 1 + inf(exact_sys.Q) + inf(exact_sys.C) + inf(exact_sys.b);
-  r.bound_per_u = 16 * nm * nm * K * (data + inf(r.exact.qdd));
+  r.bound_per_u = bound_per_u(exact_sys, r.exact.diagnostics.rank.rank, inf_norm(r.exact.qdd));
   return r;
 }
 
@@ -344,11 +350,7 @@ TEST(RoundedData, SimbodyBricardGivesRankFiveAndSimbodysMotionAtEveryPrecision) 
     // The bound's conditioning from the data symmetrized, at rank 5.
     System<rational> sym = data;
     sym.M = (data.M + data.M.transpose()) / rational(2);
-    const test::Conditioning kc = test::conditioning(sym, 5);  // consistent: K = κ(M)·κ_r(P), as above
-    const double nm = double(sym.n() + sym.m());
-    const double data_scale = 1 + test::to_double(sym.Q.cwiseAbs().maxCoeff()) + test::to_double(sym.b.cwiseAbs().maxCoeff());
-    const double bound =
-        2 * 16 * nm * nm * kc.kappa_M * kc.kappa_P * (data_scale + c.udot.lpNorm<Eigen::Infinity>()) * kDoubleU;
+    const double bound = 2 * bound_per_u(sym, 5, c.udot.lpNorm<Eigen::Infinity>()) * kDoubleU;
     auto check = [&](const auto& s, const char* name) {
       EXPECT_EQ(s.diagnostics.rank.rank, 5) << "state " << k << " " << name;
       double err = 0;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <sstream>
 
+#include "femc/decomposition/cholesky_condition.hpp"
 #include "femc/errors.hpp"
 #include "femc/scalar/traits.hpp"
 #include "femc/system.hpp"
@@ -136,18 +137,14 @@ S definiteness_margin(const Matrix<S>& X, const S& e) {
     lu.setThreshold(S(0));
     lu.compute(X);
     if (!lu.isInvertible()) return S(0);
-    const Matrix<S> Xinv = lu.inverse();
-    S norm1(0);  // ‖X⁻¹‖₁
-    for (Index j = 0; j < X.cols(); ++j) norm1 = std::max(norm1, S(Xinv.col(j).cwiseAbs().sum()));
-    return e * e * X.squaredNorm() * norm1 * norm1;  // the square, compared with 1
+    const S norm1_inv = symmetric_l1_norm(Matrix<S>(lu.inverse()));  // ‖X⁻¹‖₁
+    return e * e * X.squaredNorm() * norm1_inv * norm1_inv;            // the square, compared with 1
   } else {
     Eigen::LLT<Matrix<S>> llt(X);
     if (llt.info() != Eigen::Success) return S(0);
     const S rcond = S(llt.rcond());  // 1/(‖X‖₁·‖X⁻¹‖₁)
-    S norm1(0);
-    for (Index j = 0; j < X.cols(); ++j) norm1 = std::max(norm1, S(X.col(j).cwiseAbs().sum()));
     if (!(rcond > S(0))) return Eigen::NumTraits<S>::infinity();
-    return e * scaled_frobenius_norm<S>(X) / (rcond * norm1);
+    return e * scaled_frobenius_norm<S>(X) * inverse_l1_norm(kappa_from_rcond(rcond), symmetric_l1_norm(X));
   }
 }
 
