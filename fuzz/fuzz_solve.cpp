@@ -43,9 +43,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const femc::DataPrecision stated =
       st.data_precision.empty() ? femc::kDoubleData : femc::parse_data_precision(st.data_precision);
   for (int rounded = 0; rounded < 2; ++rounded) {
-    for (femc::Method m : {femc::Method::Cod, femc::Method::Literal, femc::Method::Kkt, femc::Method::Nullspace}) {
+    for (const femc::MethodInfo& info : femc::methods()) {
+      if (info.capabilities.arithmetic != femc::Arithmetic::Floating) continue;
       femc::Options<double> opt;
-      opt.method = m;
+      opt.method = info.method;
       if (rounded) opt.data_precision = stated;
       else if (st.every_number_could_be_double) opt.suspected_data_precision = femc::kDoubleData;
       try {

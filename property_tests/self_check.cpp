@@ -1,13 +1,15 @@
-// The suite checks itself: every property runs against deliberately wrong
-// solvers, and each wrong solver must be caught by at least one property.
-// The wrong solvers live here, in test code only. Each is the cod method
-// (methods/cod.hxx) rewritten with one classic mistake.
+// The suite checks itself: the double properties run against deliberately
+// wrong solvers, and each must be caught by at least one of them. Two kinds,
+// in test code only: the cod method (methods/cod.hxx) rewritten with one
+// classic mistake, and, for every registered solver, its own result with
+// one error (a 10⁻⁶ relative error in an output, W or C ignored).
 #include <gtest/gtest.h>
 
 #include <iostream>
 #include <map>
 
 #include "support/claim_checks.hpp"
+#include "support/registration.hpp"
 
 namespace femc::prop {
 namespace {
@@ -81,48 +83,126 @@ Solution<double> wrong_solve(const System<double>& sys, Bug bug) {
   return s;
 }
 
-using Check = void (*)(const Solver<double>&);
-
-const std::map<std::string, Check>& all_checks() {
-  using namespace claims;
-  static const std::map<std::string, Check> checks = {
-      {"E1", E1<double>},   {"E2", E2<double>},   {"E3", E3<double>},   {"E4", E4<double>},
-      {"E5", E5<double>},   {"U1", U1<double>},   {"U2", U2<double>},   {"U3", U3<double>},
-      {"U4", U4<double>},   {"U5", U5<double>},   {"G1", G1<double>},   {"G2", G2<double>},
-      {"G3", G3<double>},   {"G4", G4<double>},   {"G5", G5<double>},   {"G6", G6<double>},
-      {"G7", G7<double>},   {"G8", G8<double>},   {"G9", G9<double>},   {"G9-W", G9_WMatters<double>},
-      {"G10", G10<double>}, {"G11", G11<double>}, {"G12", G12<double>}, {"Meta-cov", Meta_Covariance<double>},
-      {"Meta-perm", Meta_RowPermutation<double>}, {"Meta-units", Meta_UnitScaling<double>}};
-  return checks;
+// The double properties that apply to a solver (registration.hpp).
+std::vector<const ClaimProperty*> applicable_checks(const RegisteredSolver& r) {
+  std::vector<const ClaimProperty*> out;
+  for (const ClaimProperty& p : claim_properties())
+    if (!p.needs.decomposition_fact && not_applicable(p.needs, r).empty()) out.push_back(&p);
+  return out;
 }
 
 // Runs one property quietly; true when it passed.
-bool passes(Check check, const Solver<double>& solver) {
+bool passes(const ClaimProperty& p, const Solver<double>& solver) {
   std::ostringstream sink;
   auto* old_out = std::cout.rdbuf(sink.rdbuf());
   auto* old_err = std::cerr.rdbuf(sink.rdbuf());
-  const bool ok = rc::check([&] { check(solver); });
+  const bool ok = rc::check([&] { p.at_double(solver); });
   std::cout.rdbuf(old_out);
   std::cerr.rdbuf(old_err);
   return ok;
 }
 
-TEST(SelfCheck, TheRealSolverPassesEveryProperty) {
-  for (const auto& [id, check] : all_checks()) EXPECT_TRUE(passes(check, femc_solver<double>())) << id;
+// The claims that catch `wrong` among `checks`, as " E1_FundamentalEquation …".
+std::string caught_by(const std::vector<const ClaimProperty*>& checks, const Solver<double>& wrong) {
+  std::string ids;
+  for (const ClaimProperty* p : checks)
+    if (!passes(*p, wrong)) ids += " " + p->suite;
+  return ids;
 }
 
-TEST(SelfCheck, EveryWrongSolverIsCaught) {
+TEST(SelfCheck, EveryWrongRewriteOfCodIsCaught) {
+  const std::vector<const ClaimProperty*> checks = applicable_checks(solvers().get("cod"));
   for (Bug bug : {Bug::ProjectorSwapped, Bug::WeightIgnored, Bug::RootInverted, Bug::FactorTransposed,
                   Bug::LambdaWrongSystem, Bug::WorkSignFlipped, Bug::NotMinimumNorm}) {
-    const Solver<double> wrong = [bug](const System<double>& sys) { return wrong_solve(sys, bug); };
-    std::string caught_by;
-    for (const auto& [id, check] : all_checks())
-      if (!passes(check, wrong)) caught_by += " " + id;
-    std::cout << "wrong solver \"" << name(bug) << "\" caught by:" << (caught_by.empty() ? " NOTHING" : caught_by)
-              << "\n";
-    EXPECT_FALSE(caught_by.empty()) << "no property catches: " << name(bug);
+    const Solver<double> wrong([bug](const System<double>& sys) { return wrong_solve(sys, bug); });
+    const std::string ids = caught_by(checks, wrong);
+    std::cout << "wrong solver \"" << name(bug) << "\" caught by:" << (ids.empty() ? " NOTHING" : ids) << "\n";
+    EXPECT_FALSE(ids.empty()) << "no property catches: " << name(bug);
+  }
+}
+
+// Deliberately wrong variants of any solver: its own result with one
+// classic error, small enough to pass a loose check (10⁻⁶ relative) or a
+// model error (W or C ignored). Each applies where the solver declares the
+// output or the system class.
+struct Variant {
+  const char* what;
+  bool (*applies)(const Capabilities&);
+  std::function<Solution<double>(const Solver<double>&, const System<double>&)> run;
+};
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> list = {
+      {"q̈ off by 10⁻⁶ relative", [](const Capabilities&) { return true; },
+       [](const Solver<double>& s, const System<double>& sys) {
+         Solution<double> r = s(sys);
+         r.qdd *= 1 + 1e-6;
+         return r;
+       }},
+      {"Qᴺ off by 10⁻⁶ relative", [](const Capabilities& c) { return c.returns(outputs::QN); },
+       [](const Solver<double>& s, const System<double>& sys) {
+         Solution<double> r = s(sys);
+         r.QN *= 1 + 1e-6;
+         return r;
+       }},
+      {"λ off by 10⁻⁶ relative", [](const Capabilities& c) { return c.returns(outputs::lambda); },
+       [](const Solver<double>& s, const System<double>& sys) {
+         Solution<double> r = s(sys);
+         r.lambda *= 1 + 1e-6;
+         return r;
+       }},
+      {"W ignored", [](const Capabilities& c) { return c.weighted && c.rank_deficient; },
+       [](const Solver<double>& s, const System<double>& sys) {
+         System<double> unweighted = sys;
+         unweighted.W.setIdentity();
+         return s(unweighted);
+       }},
+      {"C ignored (no working part)", [](const Capabilities& c) { return c.working_forces; },
+       [](const Solver<double>& s, const System<double>& sys) {
+         System<double> idle = sys;
+         idle.C.setZero();
+         return s(idle);
+       }},
+  };
+  return list;
+}
+
+// WrongVariantsCaught.<solver>.double: every variant of every registered
+// solver at double is caught by the double properties that apply to it.
+void register_variant_tests() {
+  for (const RegisteredSolver& r : solvers().all()) {
+    if (!r.runs_at<double>()) continue;
+    const RegisteredSolver* solver = &r;
+    testing::RegisterTest("WrongVariantsCaught", (r.name() + ".double").c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                          [solver]() -> testing::Test* {
+                            struct Body : testing::Test {
+                              const RegisteredSolver* solver;
+                              explicit Body(const RegisteredSolver* s) : solver(s) {}
+                              void TestBody() override {
+                                const Solver<double> right = registered_solver<double>(*solver);
+                                const std::vector<const ClaimProperty*> checks = applicable_checks(*solver);
+                                for (const Variant& v : variants()) {
+                                  if (!v.applies(solver->capabilities())) continue;
+                                  Solver<double> wrong(
+                                      [&right, run = v.run](const System<double>& sys) { return run(right, sys); },
+                                      right.caps, right.name);
+                                  const std::string ids = caught_by(checks, wrong);
+                                  std::cout << solver->name() << ", " << v.what
+                                            << ": caught by" << (ids.empty() ? " NOTHING" : ids) << "\n";
+                                  EXPECT_FALSE(ids.empty()) << solver->name() << ": no property catches " << v.what;
+                                }
+                              }
+                            };
+                            return new Body(solver);
+                          });
   }
 }
 
 }  // namespace
 }  // namespace femc::prop
+
+int main(int argc, char** argv) {
+  testing::InitGoogleTest(&argc, argv);
+  femc::prop::register_variant_tests();
+  return RUN_ALL_TESTS();
+}

@@ -11,6 +11,7 @@
 #include <map>
 
 #include "femc/solve.hpp"
+#include "framework/measure.hpp"
 #include "framework/reference.hpp"
 #include "framework/registry.hpp"
 
@@ -19,7 +20,6 @@ namespace {
 
 constexpr Index kN = 6, kM = 3;
 constexpr long kDataBits = 1024;
-const Method kMethods[] = {Method::Literal, Method::Cod, Method::Kkt, Method::Nullspace};
 
 System<rational> make_data(int log10_kappa, Random& rng) {
   MpfrPrecision guard(kDataBits);
@@ -90,13 +90,10 @@ class PrecisionStudy : public Study {
       MpfrPrecision guard(p);
       const System<mpfr_real> sys = system_as<mpfr_real>(exact);
       const double u = std::ldexp(1.0, static_cast<int>(-p));
-      for (Method method : kMethods) {
-        Options<mpfr_real> opt;
-        opt.method = method;
-        Row row{num(k), cell.params.at("seed"), num(ref.kappa_B), num(ref.kappa_M), num(p), num(u),
-                to_string(method)};
+      for (const RegisteredSolver* solver : study_solvers<mpfr_real>()) {
+        Row row{num(k), cell.params.at("seed"), num(ref.kappa_B), num(ref.kappa_M), num(p), num(u), solver->name()};
         try {
-          const Solution<mpfr_real> s = solve(sys, opt);
+          const Solution<mpfr_real> s = solver->solve(sys, Options<mpfr_real>{});
           const double err = relative_error(s.qdd, ref.solution.qdd);
           row.insert(row.end(), {"ok", num(err), num(err / (u * (ref.kappa_B + ref.kappa_M)))});
         } catch (const MethodError& e) {

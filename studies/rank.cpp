@@ -29,7 +29,14 @@ namespace femc::studies {
 namespace {
 
 constexpr Index kN = 6, kM = 3;
-const Method kMethods[] = {Method::Literal, Method::Cod, Method::Kkt, Method::Nullspace};
+// The solvers of the rank study at S: those that declare a rank policy.
+template <class S>
+std::vector<const RegisteredSolver*> rank_solvers() {
+  std::vector<const RegisteredSolver*> out;
+  for (const RegisteredSolver* r : study_solvers<S>())
+    if (!r->capabilities().rank_policy.empty()) out.push_back(r);
+  return out;
+}
 
 // The data at precision S for σ = 2⁻ᵏ (k < 0: the limit σ = 0).
 template <class S>
@@ -108,13 +115,12 @@ class RankStudy : public Study {
         const double sigma_rel = ref.rank == kM ? 1 / ref.kappa_B : 0;
         const double u = static_cast<double>(unit_roundoff<S>());
         const System<S> sys = system_as<S>(exact);
-        for (Method method : kMethods) {
+        for (const RegisteredSolver* solver : rank_solvers<S>()) {
+          if (!not_accepted(solver->capabilities(), sys).empty()) continue;  // a system it does not take
           Row row{"sigma-sweep", num(k), num(std::ldexp(1.0, -k)), precision, num(u), num(long(ref.rank)),
-                  num(sigma_rel), "exact", to_string(method)};
-          Options<S> opt;
-          opt.method = method;
+                  num(sigma_rel), "exact", solver->name()};
           try {
-            const Solution<S> s = solve(sys, opt);
+            const Solution<S> s = solver->solve(sys, Options<S>{});
             const auto& rd = s.diagnostics.rank;
             const double d1 = static_cast<double>(rd.largest);
             const double tol = static_cast<double>(rd.tol);
@@ -161,14 +167,14 @@ class RankStudy : public Study {
         const double u = static_cast<double>(unit_roundoff<S>());
         const System<S> sys = system_as<S>(rounded);
         for (const DataPrecision data : {kExactData, kDoubleData}) {
-          for (Method method : kMethods) {
+          for (const RegisteredSolver* solver : rank_solvers<S>()) {
+            if (!not_accepted(solver->capabilities(), sys).empty()) continue;  // a system it does not take
             Row row{"rounded-linkage", num(long(triple)), num(sigma_rel), precision, num(u), num(long(ref.rank)),
-                    num(sigma_rel), to_string(data), to_string(method)};
+                    num(sigma_rel), to_string(data), solver->name()};
             Options<S> opt;
-            opt.method = method;
             opt.data_precision = data;
             try {
-              const Solution<S> s = solve(sys, opt);
+              const Solution<S> s = solver->solve(sys, opt);
               const auto& rd = s.diagnostics.rank;
               const double d1 = static_cast<double>(rd.largest), tol = static_cast<double>(rd.tol);
               std::string expected = num(long(kLinkageRank));
@@ -204,13 +210,15 @@ class RankStudy : public Study {
   // rank mismatches (floor 0) and the error constant of q̈ against the
   // motion, c = err_vs_limit / (u_d·κ(M)·κ_r(P)) with u_d = 2⁻⁵³ (the bound
   // of tests/test_rounded_data.cpp for these consistent constraints; floor
-  // 1). kkt refuses these data (rank 5 of 6 rows) by design: not counted.
+  // 1). A solver that refuses rank-deficient A (kkt) refuses these data
+  // (rank 5 of 6 rows) by design: not counted.
   std::vector<Metric> metrics(const Table& t) const override {
     std::map<std::string, Metric> m;
     std::map<int, double> conditioning;  // per triple: κ(M)·κ_r(P) of the motion
     for (const Row& row : t.rows) {
       if (t.text(row, "case") == "rounded-linkage") {
-        if (t.text(row, "data_precision") != "double" || t.text(row, "method") == to_string(Method::Kkt)) continue;
+        const RegisteredSolver* solver = solvers().find(t.text(row, "method"));
+        if (t.text(row, "data_precision") != "double" || (solver && !solver->capabilities().rank_deficient)) continue;
         const std::string key = "rounded/" + t.text(row, "method") + "/" + t.text(row, "precision");
         Metric& wrong = m.try_emplace(key + "/rank_mismatches", Metric{key + "/rank_mismatches", 0, 0}).first->second;
         Metric& c = m.try_emplace(key + "/c_motion", Metric{key + "/c_motion", 0, 1}).first->second;

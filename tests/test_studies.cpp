@@ -6,14 +6,17 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "femc/errors.hpp"
 #include "framework/numerics.hpp"
+#include "framework/registry.hpp"
 #include "framework/runner.hpp"
 #include "gate/regression_gate.hpp"
+#include "support/extra_solver.hpp"
 
 namespace femc::studies {
 namespace {
@@ -72,6 +75,36 @@ class StudyRunner : public ::testing::Test {
     return o;
   }
 };
+
+// A solver a program registers (tests/support/extra_solver.hpp) is studied
+// by the studies as they are: it gets its rows in conditioning and, as it
+// declares a rank policy, in rank; the outputs it does not return are NaN,
+// not a figure.
+TEST(StudiesReadTheRegistry, AnAddedSolverIsStudiedWithoutEditingTheStudy) {
+  solvers().add(test::schur_solver());
+  const StudyConfig config;
+  for (const auto& study : {make_conditioning_study(), make_rank_study()}) {
+    const std::vector<Cell> cells = study->cells(config);
+    ASSERT_FALSE(cells.empty());
+    Table t;
+    t.columns = study->columns();
+    t.rows = study->run(cells.front(), config);
+    int schur_rows = 0, measured = 0;
+    for (const Row& row : t.rows) {
+      if (t.text(row, "method") != "schur") continue;
+      ++schur_rows;
+      EXPECT_TRUE(t.text(row, "precision") == "double" || t.text(row, "precision") == "float128")
+          << study->name() << ": schur runs at double and float128 only, not " << t.text(row, "precision");
+      if (study->name() == "conditioning" && t.text(row, "status") == "ok") {
+        ++measured;
+        EXPECT_LT(t.number(row, "err_qdd"), 1e-6) << t.text(row, "precision");
+        EXPECT_TRUE(std::isnan(t.number(row, "err_QN"))) << "schur does not return Qᴺ";
+      }
+    }
+    if (study->name() == "conditioning") EXPECT_EQ(measured, 2) << "the first cell has full row rank";
+    EXPECT_GE(schur_rows, 2) << study->name();
+  }
+}
 
 TEST(StudyNumerics, ToRationalIsExactForEveryType) {
   const double x = -0x1.23456789abcdfp-70;

@@ -4,21 +4,42 @@
 
 namespace femc {
 
-std::string to_string(Method m) {
-  switch (m) {
-    case Method::Literal: return "literal";
-    case Method::Cod: return "cod";
-    case Method::Kkt: return "kkt";
-    case Method::Nullspace: return "nullspace";
-    case Method::Exact: return "exact";
+const std::vector<MethodInfo>& methods() {
+  static const std::vector<MethodInfo> list = [] {
+    std::vector<MethodInfo> v;
+#define FEMC_METHOD_INFO(name_, Enumerator_, arithmetic_, rank_deficient_, rank_policy_, description_) \
+  {                                                                                                    \
+    Capabilities c;                                                                                    \
+    c.rank_deficient = rank_deficient_;                                                                \
+    c.arithmetic = Arithmetic::arithmetic_;                                                            \
+    c.rank_policy = rank_policy_;                                                                      \
+    v.push_back({Method::Enumerator_, #name_, description_, c});                                       \
   }
-  return "?";
+    FEMC_METHODS(FEMC_METHOD_INFO)
+#undef FEMC_METHOD_INFO
+    return v;
+  }();
+  return list;
+}
+
+const MethodInfo& method_info(Method m) {
+  for (const MethodInfo& info : methods())
+    if (info.method == m) return info;
+  throw InputError("method", "no method with enumerator " + std::to_string(int(m)));
+}
+
+std::string to_string(Method m) { return method_info(m).name; }
+
+std::string method_names() {
+  std::string s;
+  for (const MethodInfo& info : methods()) s += (s.empty() ? "" : ", ") + std::string(info.name);
+  return s;
 }
 
 Method parse_method(const std::string& name) {
-  for (Method m : {Method::Literal, Method::Cod, Method::Kkt, Method::Nullspace, Method::Exact})
-    if (name == to_string(m)) return m;
-  throw InputError("method", "unknown method '" + name.substr(0, 40) + "' (literal, cod, kkt, nullspace, exact)");
+  for (const MethodInfo& info : methods())
+    if (name == info.name) return info.method;
+  throw InputError("method", "unknown method '" + name.substr(0, 40) + "' (" + method_names() + ")");
 }
 
 }  // namespace femc

@@ -20,6 +20,7 @@
 #include "femc/decomposition/complete_orthogonal.hpp"
 #include "femc/gaussian.hpp"
 #include "femc/solve.hpp"
+#include "femc/solvers/registry.hpp"
 #include "support/convert.hpp"
 #include "support/generators.hpp"
 
@@ -28,16 +29,46 @@ namespace femc::prop {
 using test::Conditioning;
 using test::convert;
 
+// A solver under test: a callable and what it declares (capabilities.hpp).
+// The properties draw only the systems it accepts and check only the outputs
+// it returns.
 template <class S>
-using Solver = std::function<Solution<S>(const System<S>&)>;
+struct Solver {
+  std::function<Solution<S>(const System<S>&)> solve;
+  Capabilities caps;  // default: every output, every system
+  std::string name = "solver";
+
+  Solver() = default;
+  template <class F, class = std::enable_if_t<std::is_invocable_v<const F&, const System<S>&>>>
+  Solver(F f, Capabilities c = {}, std::string n = "solver") : solve(std::move(f)), caps(std::move(c)), name(std::move(n)) {}
+  Solution<S> operator()(const System<S>& sys) const { return solve(sys); }
+};
+
+// A solver of the registry (solvers/registry.hpp) at S, default options.
+template <class S>
+Solver<S> registered_solver(const RegisteredSolver& r) {
+  return Solver<S>([&r](const System<S>& sys) { return r.solve(sys, Options<S>{}); }, r.capabilities(), r.name());
+}
 
 template <class S>
 Solver<S> femc_solver(Method m = Method::Cod) {
-  return [m](const System<S>& sys) {
-    Options<S> o;
-    o.method = m;
-    return solve(sys, o);
-  };
+  return registered_solver<S>(solvers().get(to_string(m)));
+}
+
+// An independent evaluation to compare a solver with: the papers' literal
+// formula (method literal) at floating types; at exact types, where no
+// square root exists, the exact method, so that there the comparison adds
+// nothing and the exact identities of each claim carry the check.
+template <class S>
+Solver<S> formula_solver() {
+  return femc_solver<S>(ScalarTraits<S>::exact ? Method::Exact : Method::Literal);
+}
+
+// M⁻¹v by a pivoted LDLᵀ: backward stable for SPD M at every precision, and
+// free of square roots, so that the same check runs on exact types.
+template <class S>
+Vector<S> spd_solve(const Matrix<S>& M, const Vector<S>& v) {
+  return Eigen::LDLT<Matrix<S>>(M).solve(v);
 }
 
 template <class S>
@@ -68,6 +99,7 @@ struct Ctx {
   System<S> sys;
   Solution<rational> ref;
   Conditioning cond;
+  Capabilities caps;  // of the solver under test
   double u = 0, cst = 0, data = 0;
 
   double tol(double magnitude) const { return cst * u * cond.K() * (data + magnitude); }
@@ -87,9 +119,25 @@ struct Ctx {
   }
 };
 
+// The draws a solver accepts: full row rank only for one that refuses
+// rank-deficient A (checked apart, by the refusal property), W = I and C = 0
+// for one that declares it does not take them.
+inline Spec accepted_by(Spec spec, const Capabilities& caps) {
+  if (!caps.rank_deficient) {
+    spec.full_row_rank_only = true;
+    spec.consistent_only = true;
+    spec.inconsistent_only = spec.rank_deficient_only = false;
+  }
+  if (!caps.weighted) spec.with_W = false;
+  if (!caps.working_forces) spec.with_C = false;
+  return spec;
+}
+
 template <class S>
-Ctx<S> make_ctx(const Spec& spec) {
+Ctx<S> make_ctx(const Spec& wanted, const Solver<S>& solver) {
+  const Spec spec = accepted_by(wanted, solver.caps);
   Ctx<S> x;
+  x.caps = solver.caps;
   x.c = draw_case(spec);
   RC_LOG() << x.c.describe() << "\n";  // printed with a (shrunk) counterexample only
   RC_TAG(x.c.sys.m() == 0 ? "m=0" : x.c.rank < x.c.sys.m() ? "rank-deficient" : "full row rank");

@@ -90,11 +90,11 @@ Case draw_case(const Spec& s) {
   if (!s.inconsistent_only && !s.rank_deficient_only) kinds.push_back(FullRow);
   if (s.allow_rank_deficient && !s.full_row_rank_only) kinds.push_back(RankDef);
   if (s.allow_overdetermined && !s.full_row_rank_only && !s.rank_deficient_only) kinds.push_back(Over);
-  if (s.allow_empty && !s.inconsistent_only && !s.rank_deficient_only) kinds.push_back(Empty);
+  if (s.allow_empty && !s.inconsistent_only && !s.rank_deficient_only && !s.square_full_row_rank) kinds.push_back(Empty);
   const Kind kind = *rc::gen::elementOf(kinds);
   Index m = 0, r = 0;
   switch (kind) {
-    case FullRow: m = *rc::gen::inRange<Index>(1, n + 1); r = m; break;  // m ≤ n
+    case FullRow: m = s.square_full_row_rank ? n : *rc::gen::inRange<Index>(1, n + 1); r = m; break;  // m ≤ n
     case RankDef: m = *rc::gen::inRange<Index>(2, n + 3); r = *rc::gen::inRange<Index>(0, std::min(m, n)); break;
     case Over: m = n + *rc::gen::inRange<Index>(1, 3); r = n; break;
     case Empty: m = 0; r = 0; break;

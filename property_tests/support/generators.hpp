@@ -40,6 +40,7 @@ struct Spec {
   bool consistent_only = false;
   bool inconsistent_only = false;     // rank-deficient or m > n, b ∉ Range(A)
   bool rank_deficient_only = false;
+  bool square_full_row_rank = false;  // full-row-rank draws have m = n (and m = 0 is not drawn)
   double max_kappa = 100;             // of M, W and A (exact bound below 1/u of double)
 };
 

@@ -7,13 +7,14 @@
 #include <string>
 
 #include "femc/solve.hpp"
+#include "femc/solvers/registry.hpp"
 #include "reference.hpp"
 #include "study.hpp"
 
 namespace femc::studies {
 
 struct Measured {
-  std::string status = "ok";  // or "method-error: …"
+  std::string status = "ok";  // or "method-error: …", or "not-applicable: …" (a system the solver does not take)
   double err_qdd = nan(), err_QN = nan(), err_QW = nan(), err_lambda = nan();
   // Constraint residual, consistent case (as LAPACK's xQRT16):
   //   ‖A q̈ − b‖ / (max(m,n)·(‖A‖‖q̈‖ + ‖b‖)·u);
@@ -42,33 +43,48 @@ Vector<S> normal_equations_qdd(const System<S>& sys) {
   return L.transpose().solve(Vector<S>(a + x + w));
 }
 
+// The solvers a study runs at S: every floating solver of the registry
+// (femc/solvers/registry.hpp) that runs at S, in the registry's order. A
+// solver a program registers is studied without editing the study.
 template <class S>
-Measured measure(const System<rational>& exact, const ExactReference& ref, Method method,
+std::vector<const RegisteredSolver*> study_solvers() {
+  std::vector<const RegisteredSolver*> out;
+  for (const RegisteredSolver& r : solvers().all())
+    if (r.capabilities().arithmetic == Arithmetic::Floating && r.runs_at<S>()) out.push_back(&r);
+  return out;
+}
+
+template <class S>
+Measured measure(const System<rational>& exact, const ExactReference& ref, const RegisteredSolver& solver,
                  Degradation degradation = Degradation::None) {
   Measured out;
   const System<S> sys = system_as<S>(exact);
-  Options<S> opt;
-  opt.method = method;
+  if (const std::string why = not_accepted(solver.capabilities(), sys); !why.empty()) {
+    out.status = "not-applicable: " + why;
+    return out;
+  }
   Solution<S> s;
   try {
-    s = solve(sys, opt);
+    s = solver.solve(sys, Options<S>{});
   } catch (const MethodError& e) {
     out.status = std::string("method-error: ") + e.what();
     return out;
   }
-  if (degradation == Degradation::NormalEquations && method == Method::Cod) {
+  if (degradation == Degradation::NormalEquations && solver.method() == Method::Cod) {
     s.qdd = normal_equations_qdd(sys);
     if (!all_finite(s.qdd)) {
       out.status = "not finite";  // a singular B Bᵀ: the degraded solver fails outright
       return out;
     }
   }
+  // Only what the solver declares it returns is measured; the rest stays NaN.
+  const Capabilities& caps = solver.capabilities();
   const Solution<rational>& r = ref.solution;
   out.err_qdd = relative_error(s.qdd, r.qdd);
-  out.err_QN = relative_error(s.QN, r.QN);
-  out.err_QW = relative_error(s.QW, r.QW);
-  out.err_lambda = relative_error(s.lambda, r.lambda);
-  out.rank = static_cast<long>(s.diagnostics.rank.rank);
+  if (caps.returns(outputs::QN)) out.err_QN = relative_error(s.QN, r.QN);
+  if (caps.returns(outputs::QW)) out.err_QW = relative_error(s.QW, r.QW);
+  if (caps.returns(outputs::lambda)) out.err_lambda = relative_error(s.lambda, r.lambda);
+  if (!caps.rank_policy.empty()) out.rank = static_cast<long>(s.diagnostics.rank.rank);
   out.qdd_norm = static_cast<double>(s.qdd.norm());
 
   const double u = static_cast<double>(unit_roundoff<S>());
@@ -84,9 +100,11 @@ Measured measure(const System<rational>& exact, const ExactReference& ref, Metho
       out.ratio_constraint = norm2(Vector<rational>(exact.A.transpose() * (exact.W * res))) /
                              (mn * nA * nW * (nA * nq + nb) * u);
     }
-    const Vector<rational> lres = exact.A.transpose() * lambda - QN;
-    const double denom = mn * (nA * norm2(lambda) + norm2(QN)) * u;
-    out.ratio_lambda = denom > 0 ? norm2(lres) / denom : 0;
+    if (caps.returns(outputs::lambda | outputs::QN)) {
+      const Vector<rational> lres = exact.A.transpose() * lambda - QN;
+      const double denom = mn * (nA * norm2(lambda) + norm2(QN)) * u;
+      out.ratio_lambda = denom > 0 ? norm2(lres) / denom : 0;
+    }
   }
   return out;
 }

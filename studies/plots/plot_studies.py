@@ -22,15 +22,29 @@ import numpy as np
 
 STUDIES = ["conditioning", "rank", "perturbed-constraints", "precision", "trajectories", "painleve"]
 PRECISIONS = ["double", "long-double", "float128", "dd", "qd", "mpfr-256"]
-METHODS = ["literal", "cod", "kkt", "nullspace"]
+# A colour and a marker per solver, given in the order the solvers first
+# appear (the studies list them in the solver registry's order), so that a
+# registered solver is drawn without editing this script. Red is kept for
+# "something went wrong" (rank dropped, no solution).
+SOLVER_PALETTE = ["#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f"]
+SOLVER_MARKERS = ["o", "s", "^", "D", "v", "P", "X", "<", ">"]
+_solver_styles = {}
 
-# Red is kept for "something went wrong" (rank dropped, no solution).
-METHOD_STYLE = {
-    "literal": dict(color="#1f77b4", marker="o"),
-    "cod": dict(color="#2ca02c", marker="s"),
-    "kkt": dict(color="#ff7f0e", marker="^"),
-    "nullspace": dict(color="#9467bd", marker="D"),
-}
+
+def solver_style(name):
+    if name not in _solver_styles:
+        i = len(_solver_styles)
+        _solver_styles[name] = dict(color=SOLVER_PALETTE[i % len(SOLVER_PALETTE)],
+                                    marker=SOLVER_MARKERS[i % len(SOLVER_MARKERS)])
+    return _solver_styles[name]
+
+
+def solvers_of(rows):
+    """The solvers of a study's rows, in the order they first appear."""
+    names = list(dict.fromkeys(r["method"] for r in rows))
+    for n in names:
+        solver_style(n)
+    return names
 PRECISION_COLOR = {
     "double": "#1f77b4",
     "long-double": "#ff7f0e",
@@ -234,7 +248,7 @@ def plot_conditioning(reports):
     out = os.path.join(reports, "conditioning")
     ok = [r for r in rows if r["status"] == "ok"]
     precisions = ordered((r["precision"] for r in rows), PRECISIONS)
-    methods = ordered((r["method"] for r in rows), METHODS)
+    methods = solvers_of(rows)
     kms = sorted(set(r["log10_kappa_M_target"] for r in rows))
     kbs = [r["kappa_B"] for r in rows if positive(r["kappa_B"])]
     if not rows or not kbs:
@@ -268,7 +282,7 @@ def plot_conditioning(reports):
                 y = np.array([r["err_qdd"] for r in sel])
                 clipped += int(np.sum((y < lo) | (y > hi)))
                 ax.scatter([r["kappa_B"] for r in sel], np.clip(y, lo, hi), s=26, alpha=0.85, zorder=3,
-                           **hollow(METHOD_STYLE.get(m, dict(color="0.3", marker="o")), filled))
+                           **hollow(solver_style(m), filled))
         dropped = [r for r in ok if r["precision"] == p and r["log10_kappa_M_target"] == km
                    and r["rank_decided"] != r["rank"] and positive(r["kappa_B"]) and math.isfinite(r["err_qdd"])]
         if dropped:
@@ -303,8 +317,8 @@ def plot_conditioning(reports):
         ax.set_xlabel(r"$\kappa(B)$, $B = A\,L^{-T}$")
     for ax in axes[:, 0]:
         ax.set_ylabel(r"relative error of $\ddot q$")
-    handles = [proxy(label=m, markerfacecolor=METHOD_STYLE[m]["color"], markeredgecolor=METHOD_STYLE[m]["color"],
-                     marker=METHOD_STYLE[m]["marker"]) for m in methods if m in METHOD_STYLE]
+    handles = [proxy(label=m, markerfacecolor=solver_style(m)["color"], markeredgecolor=solver_style(m)["color"],
+                     marker=solver_style(m)["marker"]) for m in methods]
     handles += [proxy(marker="o", color="0.3", label="consistent (filled)"),
                 proxy(marker="o", markerfacecolor="none", markeredgecolor="0.3", label="inconsistent (hollow)"),
                 proxy(marker="x", color="red", markersize=8, markeredgewidth=1.6,
@@ -409,12 +423,12 @@ def plot_rank_rounded(rows, out):
     if not rows:
         return
     precisions = ordered((r["precision"] for r in rows), PRECISIONS)
-    methods = ordered((r["method"] for r in rows), METHODS)
+    methods = solvers_of(rows)
     fig, (ax_e, ax_r) = plt.subplots(1, 2, figsize=(13, 5.2))
     width = 0.8 / max(len(methods), 1)
     for j, m in enumerate(methods):
         for data, filled in (("exact", False), ("double", True)):
-            style = METHOD_STYLE.get(m, {})
+            style = solver_style(m)
             xs, es, rs = [], [], []
             for i, p in enumerate(precisions):
                 for r in rows:
@@ -438,8 +452,8 @@ def plot_rank_rounded(rows, out):
     ax_r.set_ylim(-0.5, 6.6)
     ax_r.set_ylabel("rank decided (true rank 5; the rounded data have rank 6)")
     ax_r.set_title("rank decided")
-    handles = [proxy(linestyle="", markerfacecolor=METHOD_STYLE[m]["color"], markeredgecolor=METHOD_STYLE[m]["color"],
-                     marker=METHOD_STYLE[m]["marker"], label=m) for m in methods if m in METHOD_STYLE]
+    handles = [proxy(linestyle="", markerfacecolor=solver_style(m)["color"], markeredgecolor=solver_style(m)["color"],
+                     marker=solver_style(m)["marker"], label=m) for m in methods]
     handles += [proxy(linestyle="", marker="o", markerfacecolor="none", markeredgecolor="0.3",
                       label="data at face value (data_precision exact)"),
                 proxy(linestyle="", marker="o", markerfacecolor="0.3", markeredgecolor="0.3",
@@ -500,7 +514,7 @@ def plot_rank(reports):
 
     # Decided rank, one panel per method; small vertical offsets keep the
     # coinciding steps of the precisions apart.
-    methods = ordered((r["method"] for r in rows), METHODS)
+    methods = solvers_of(rows)
     ncols = 2
     nrows = math.ceil(len(methods) / ncols)
     fig, axes = plt.subplots(nrows, ncols, figsize=(12, 3.6 * nrows + 0.9), squeeze=False, sharex=True, sharey=True)
@@ -635,7 +649,7 @@ def plot_precision(reports):
     if not rows:
         print("  precision: no rows, nothing plotted")
         return
-    methods = ordered((r["method"] for r in rows), METHODS)
+    methods = solvers_of(rows)
     table, kappa = precision_bits_table(rows)
     ks = sorted(kappa)
     seeds = sorted(set(r["seed"] for r in rows))
@@ -649,7 +663,7 @@ def plot_precision(reports):
         ax.plot(xs, np.log2(kb / t), "k--", lw=1.1, zorder=1)
         ax.plot(xs, np.log2(kb ** 2 / t), "k:", lw=1.3, zorder=1)
         for m in methods:
-            st = METHOD_STYLE.get(m, dict(color="0.3", marker="o"))
+            st = solver_style(m)
             # The largest over seeds: enough bits for every data set.
             need = []
             for k in ks:
@@ -670,8 +684,7 @@ def plot_precision(reports):
         ax.set_xlabel("log₁₀ κ(A) (target of the data; methods offset ±0.5 for legibility)")
         ax.set_ylim(0, max_bits + 24)
     axes[0][0].set_ylabel("bits of MPFR precision needed")
-    handles = [proxy(label=m, linestyle="-", **{k: v for k, v in METHOD_STYLE[m].items()}) for m in methods
-               if m in METHOD_STYLE]
+    handles = [proxy(label=m, linestyle="-", **{k: v for k, v in solver_style(m).items()}) for m in methods]
     handles += [proxy(linestyle="--", color="k", label="log₂(κ(B)/target)"),
                 proxy(linestyle=":", color="k", label="log₂(κ(B)²/target)"),
                 proxy(marker="^", markerfacecolor="none", markeredgecolor="0.3",

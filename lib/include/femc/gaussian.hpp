@@ -5,9 +5,11 @@
 //   G_g(z) = (z − M⁻¹(Q + C))ᵀ M (z − M⁻¹(Q + C))        001 (10), (25)
 //          = (M z − Q − C)ᵀ M⁻¹ (M z − Q − C)
 //   ‖A z − b‖²_W = (A z − b)ᵀ W (A z − b)               001 (16)
-// G_g is evaluated in its second form through a Cholesky factor (no M⁻¹).
+// G_g is evaluated in its second form through a Cholesky factor (no M⁻¹);
+// at exact types, which have no square root, as rᵀ(LDLᵀ)⁻¹r, exactly.
 #include <Eigen/Cholesky>
 
+#include "femc/scalar/traits.hpp"
 #include "femc/system.hpp"
 
 namespace femc {
@@ -15,8 +17,12 @@ namespace femc {
 template <class S>
 S gaussian(const System<S>& sys, const Vector<S>& z) {
   const Vector<S> r = sys.M.template selfadjointView<Eigen::Lower>() * z - sys.Q - sys.C;
-  const Eigen::LLT<Matrix<S>> chol(sys.M);
-  return chol.matrixL().solve(r).squaredNorm();
+  if constexpr (ScalarTraits<S>::exact) {
+    return r.dot(Eigen::LDLT<Matrix<S>>(sys.M).solve(r));
+  } else {
+    const Eigen::LLT<Matrix<S>> chol(sys.M);
+    return chol.matrixL().solve(r).squaredNorm();
+  }
 }
 
 template <class S>

@@ -2,17 +2,36 @@
 // Options shared by all methods.
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "femc/data_precision.hpp"
 #include "femc/linalg.hpp"
+#include "femc/methods/list.hpp"
+#include "femc/solvers/capabilities.hpp"
 
 namespace femc {
 
-enum class Method { Literal, Cod, Kkt, Nullspace, Exact };
+// One enumerator per line of methods/list.hpp.
+#define FEMC_METHOD_ENUMERATOR(name, Enumerator, ...) Enumerator,
+enum class Method { FEMC_METHODS(FEMC_METHOD_ENUMERATOR) };
+#undef FEMC_METHOD_ENUMERATOR
 
+// A method's line of methods/list.hpp.
+struct MethodInfo {
+  Method method;
+  const char* name;
+  const char* description;
+  Capabilities capabilities;  // every output; rank_deficient, arithmetic, rank_policy from the list
+};
+
+// Every method, in the order of the list.
+const std::vector<MethodInfo>& methods();
+const MethodInfo& method_info(Method m);
 std::string to_string(Method m);
-// Parses "literal|cod|kkt|nullspace|exact"; throws InputError("method", …).
+// Parses a method's name; throws InputError("method", …) naming the choices.
 Method parse_method(const std::string& name);
+// "literal, cod, kkt, nullspace, exact".
+std::string method_names();
 
 template <class S>
 struct Options {

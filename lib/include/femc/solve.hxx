@@ -3,10 +3,7 @@
 
 #include "femc/errors.hpp"
 #include "femc/methods/cod.hpp"
-#include "femc/methods/exact.hpp"
-#include "femc/methods/kkt.hpp"
-#include "femc/methods/literal.hpp"
-#include "femc/methods/nullspace.hpp"
+#include "femc/methods/declarations.hpp"
 #include "femc/scalar/traits.hpp"
 #include "femc/solve.hpp"
 #include "femc/system.hxx"
@@ -92,6 +89,13 @@ void finish(const Options<S>& opt, Solution<S>& sol, std::vector<std::string>& d
   d.method = to_string(opt.method);
   d.precision = ScalarTraits<S>::name();
 }
+// "'exact'": the methods of an arithmetic, quoted, for messages.
+inline std::string methods_of(Arithmetic a) {
+  std::string s;
+  for (const MethodInfo& info : methods())
+    if (info.capabilities.arithmetic == a) s += (s.empty() ? "'" : ", '") + std::string(info.name) + "'";
+  return s;
+}
 }  // namespace detail
 
 template <class S>
@@ -101,19 +105,20 @@ Solution<S> solve(const System<S>& given, const Options<S>& opt) {
   const System<S>& sys = prepare_rounded_data(given, opt.data_precision, storage, notes);
   if (!opt.assume_valid) validate(sys);
   Solution<S> sol;
-  if constexpr (ScalarTraits<S>::exact) {
-    if (opt.method != Method::Exact)
-      throw InputError("method", "'" + to_string(opt.method) + "' needs square roots; exact arithmetic runs only 'exact'");
-    sol = solve_exact(sys, opt);
-  } else {
-    switch (opt.method) {
-      case Method::Literal: sol = solve_literal(sys, opt); break;
-      case Method::Cod: sol = solve_cod(sys, opt); break;
-      case Method::Kkt: sol = solve_kkt(sys, opt); break;
-      case Method::Nullspace: sol = solve_nullspace(sys, opt); break;
-      case Method::Exact:
-        throw InputError("method", "'exact' runs in exact rational arithmetic only (precision exact)");
-    }
+  // One case per line of methods/list.hpp; a method runs at the scalar types
+  // of its arithmetic only (the others are not instantiated).
+  constexpr Arithmetic here = ScalarTraits<S>::exact ? Arithmetic::Exact : Arithmetic::Floating;
+  switch (opt.method) {
+#define FEMC_DISPATCH(name, Enumerator, arithmetic, ...)                                                      \
+  case Method::Enumerator:                                                                                    \
+    if constexpr (here == Arithmetic::arithmetic) sol = solve_##name(sys, opt);                               \
+    else throw InputError("method", here == Arithmetic::Exact                                                 \
+                                        ? "'" #name "' needs square roots; exact arithmetic runs only " +     \
+                                              detail::methods_of(Arithmetic::Exact)                           \
+                                        : "'" #name "' runs in exact rational arithmetic only (precision exact)"); \
+    break;
+    FEMC_METHODS(FEMC_DISPATCH)
+#undef FEMC_DISPATCH
   }
   detail::finish(opt, sol, notes);
   return sol;

@@ -101,12 +101,22 @@ std::string solve_at(const SystemText& text, Method method, const std::string& r
 std::string run(const SolveArgs& a) {
   const SystemText text = read_system_text(read_file(a.input));
   const DataPrecisionChoice data = choose_data_precision(text, a.data_precision);
-  Method method = a.method.empty() ? (a.precision == "exact" ? Method::Exact : Method::Cod) : parse_method(a.method);
-  const std::string p = !a.precision.empty() ? a.precision : method == Method::Exact ? "exact" : "double";
-  if (method == Method::Exact && p != "exact")
-    throw InputError("precision", "method exact runs in exact arithmetic; use --precision exact, not '" + p + "'");
+  // The default method is cod, or the first exact one at --precision exact;
+  // a method runs at the precisions of its arithmetic (methods/list.hpp).
+  auto first_of = [](Arithmetic ar) {
+    for (const MethodInfo& info : methods())
+      if (info.capabilities.arithmetic == ar) return info.method;
+    return Method::Cod;
+  };
+  const Method method = !a.method.empty()         ? parse_method(a.method)
+                        : a.precision == "exact" ? first_of(Arithmetic::Exact)
+                                                 : Method::Cod;
+  const bool exact_method = method_info(method).capabilities.arithmetic == Arithmetic::Exact;
+  const std::string p = !a.precision.empty() ? a.precision : exact_method ? "exact" : "double";
+  if (exact_method && p != "exact")
+    throw InputError("precision", "method " + to_string(method) + " runs in exact arithmetic; use --precision exact, not '" + p + "'");
   if (p == "exact") {
-    if (method != Method::Exact)
+    if (!exact_method)
       throw InputError("method", "'" + to_string(method) + "' needs square roots; --precision exact runs only 'exact'");
     return solve_at<rational>(text, method, a.rank_tol, data);
   }
@@ -131,7 +141,7 @@ std::function<int()> add_solve_command(CLI::App& app) {
   cmd->add_option("system", args->input, "System JSON: M, A, b, Q, optional C, W")->required();
   cmd->add_option("--precision", args->precision,
                   "double | long-double | float128 | dd | qd | BITS (MPFR) | exact (default double)");
-  cmd->add_option("--method", args->method, "literal | cod | kkt | nullspace | exact (default cod)");
+  cmd->add_option("--method", args->method, "one of " + method_names() + " (default cod)");
   cmd->add_option("--rank-tol", args->rank_tol, "relative rank tolerance τ (default max(m,n)·ε)");
   cmd->add_option("--data-precision", args->data_precision,
                   "the precision the data were rounded to: exact | double | long-double | float128 | BITS "

@@ -1,0 +1,69 @@
+// Counterexamples worked by hand: where a claim stops holding (G9: W matters
+// for inconsistent constraints; U3: Qᴺ, Qᵂ are orthogonal in M⁻¹ only).
+#include <gtest/gtest.h>
+
+#include "femc/scalar/builtin.hpp"
+#include "femc/scalar/mpfr.hpp"
+#include "femc/scalar/rational.hpp"
+#include "support/claims.hpp"
+
+namespace femc::prop::claims {
+// G9 beyond the paper, a counterexample worked by hand: A = [1 0; 1 0]
+// (rank 1), b = (0, 1) (inconsistent), M = I, Q = C = 0. Z_W is
+// {z : z₁ = argmin w₁z₁² + w₂(z₁ − 1)²}: z₁ = 1/2 for W = I and 3/4 for
+// W = diag(1, 3); z₂ = 0 in both (the Gaussian). So q̈ depends on W.
+template <class S>
+void w_dependence_counterexample() {
+  Matrix<S> A(2, 2);
+  A << 1, 0, 1, 0;
+  Vector<S> b(2);
+  b << 0, 1;
+  System<S> sys = make_system<S>(Matrix<S>::Identity(2, 2), A, b, Vector<S>::Zero(2));
+  Options<S> opt;
+  opt.method = ScalarTraits<S>::exact ? Method::Exact : Method::Cod;
+  const Solution<S> unweighted = solve(sys, opt);
+  sys.W(1, 1) = 3;
+  const Solution<S> weighted = solve(sys, opt);
+  using std::abs;
+  const double u = dbl(unit_roundoff<S>());
+  EXPECT_LE(dbl(S(abs(S(unweighted.qdd(0) - S(1) / S(2))))), 16 * u);
+  EXPECT_LE(dbl(S(abs(S(weighted.qdd(0) - S(3) / S(4))))), 16 * u);
+}
+
+TEST(G9_WDependenceCounterexample, double) { w_dependence_counterexample<double>(); }
+TEST(G9_WDependenceCounterexample, mpfr256) {
+  MpfrPrecision bits(256);
+  w_dependence_counterexample<mpfr_real>();
+}
+TEST(G9_WDependenceCounterexample, exact) { w_dependence_counterexample<rational>(); }
+
+// U3, second half: Qᴺ and Qᵂ are not orthogonal in the plain inner product
+// in general. A counterexample worked by hand: M = diag(1, 2), A = [1 1],
+// b = 1, Q = 0, C = (1, 0) give Qᴺ = (2/3, 2/3), Qᵂ = (1/3, −2/3):
+// (Qᴺ)ᵀQᵂ = −2/9 while (Qᴺ)ᵀM⁻¹Qᵂ = 0.
+template <class S>
+void plain_inner_product_counterexample() {
+  Matrix<S> M = Matrix<S>::Zero(2, 2), A(1, 2);
+  M(0, 0) = 1;
+  M(1, 1) = 2;
+  A << 1, 1;
+  System<S> sys = make_system<S>(M, A, Vector<S>::Ones(1), Vector<S>::Zero(2));
+  sys.C << 1, 0;
+  Options<S> opt;
+  opt.method = ScalarTraits<S>::exact ? Method::Exact : Method::Cod;
+  const Solution<S> s = solve(sys, opt);
+  const S plain = s.QN.dot(s.QW);
+  const S expected = S(-2) / S(9);
+  using std::abs;
+  EXPECT_LE(dbl(S(abs(S(plain - expected)))), 64 * dbl(unit_roundoff<S>()));
+  const S weighted = s.QN.dot(Eigen::LDLT<Matrix<S>>(M).solve(s.QW));
+  EXPECT_LE(dbl(S(abs(weighted))), 64 * dbl(unit_roundoff<S>()));
+}
+
+TEST(U3_NotOrthogonalInThePlainInnerProduct, double) { plain_inner_product_counterexample<double>(); }
+TEST(U3_NotOrthogonalInThePlainInnerProduct, mpfr256) {
+  MpfrPrecision bits(256);
+  plain_inner_product_counterexample<mpfr_real>();
+}
+TEST(U3_NotOrthogonalInThePlainInnerProduct, exact) { plain_inner_product_counterexample<rational>(); }
+}  // namespace femc::prop::claims
