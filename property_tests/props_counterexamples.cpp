@@ -5,7 +5,7 @@
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/rational.hpp"
-#include "support/claims.hpp"
+#include "femc/verify/claims.hpp"
 
 namespace femc::prop::claims {
 // G9 beyond the paper, a counterexample worked by hand: A = [1 0; 1 0]

@@ -8,8 +8,8 @@
 #include <iostream>
 #include <map>
 
-#include "support/claim_checks.hpp"
-#include "support/registration.hpp"
+#include "femc/verify/claim_checks.hpp"
+#include "femc/verify/claim_table.hpp"
 
 namespace femc::prop {
 namespace {
@@ -87,7 +87,9 @@ Solution<double> wrong_solve(const System<double>& sys, Bug bug) {
 std::vector<const ClaimProperty*> applicable_checks(const RegisteredSolver& r) {
   std::vector<const ClaimProperty*> out;
   for (const ClaimProperty& p : claim_properties())
-    if (!p.needs.decomposition_fact && not_applicable(p.needs, r).empty()) out.push_back(&p);
+    if (not_applicable(p.needs, r.capabilities(), r.method() == Method::Cod).empty() && !p.needs.decomposition_fact &&
+        !p.needs.refusal)
+      out.push_back(&p);
   return out;
 }
 

@@ -1,78 +1,13 @@
 #pragma once
-// Exact → working precision, through the same text path as user input, and
-// the condition numbers that the tests' error bounds are stated in.
-#include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
-#include <Eigen/SVD>
-#include <optional>
-
-#include "femc/scalar/builtin.hpp"
-#include "femc/scalar/mpfr.hpp"
-#include "femc/scalar/rational.hpp"
-#include "femc/system.hpp"
+// The tests read exact data as the claims do (femc/verify/exact_data.hpp).
+#include "femc/verify/exact_data.hpp"
 
 namespace femc::test {
-
-template <class S>
-S convert(const rational& x) {
-  return ScalarTraits<S>::parse(x.str());
-}
-
-template <class S>
-Matrix<S> convert(const Matrix<rational>& X) {
-  Matrix<S> Y(X.rows(), X.cols());
-  for (Index i = 0; i < X.rows(); ++i)
-    for (Index j = 0; j < X.cols(); ++j) Y(i, j) = convert<S>(X(i, j));
-  return Y;
-}
-
-template <class S>
-Vector<S> convert(const Vector<rational>& x) {
-  return convert<S>(Matrix<rational>(x)).col(0);
-}
-
-template <class S>
-System<S> convert(const System<rational>& s) {
-  return System<S>{convert<S>(s.M), convert<S>(s.A), convert<S>(s.b),
-                   convert<S>(s.Q), convert<S>(s.C), convert<S>(s.W)};
-}
-
-inline double to_double(const rational& x) { return x.convert_to<double>(); }
-
-// Any scalar of femc as a double, for reporting and for bounds (which need
-// one or two digits); every type has an explicit conversion.
-template <class S>
-double as_double(const S& x) {
-  return static_cast<double>(x);
-}
-
-// κ₂ of the data, to one or two digits (computed in double; enough for a bound).
-struct Conditioning {
-  double kappa_M = 1, kappa_P = 1, kappa_A = 1;
-  // K = κ(M)·κ(P)²·κ(A): κ(P)² for the least-squares residual term, κ(M) for
-  // the transformation by a factor of M, κ(A) for λ = (Aᵀ)⁺Qᴺ.
-  double K() const { return kappa_M * kappa_P * kappa_P * kappa_A; }
-};
-
-inline double kappa_of_rank(const Eigen::MatrixXd& X, Index r) {
-  if (r == 0 || X.size() == 0) return 1;
-  Eigen::JacobiSVD<Eigen::MatrixXd> svd(X);
-  return svd.singularValues()(0) / svd.singularValues()(r - 1);
-}
-
-inline Conditioning conditioning(const System<rational>& s, Index rank) {
-  Eigen::MatrixXd M = s.M.unaryExpr([](const rational& x) { return to_double(x); });
-  Eigen::MatrixXd A = s.A.unaryExpr([](const rational& x) { return to_double(x); });
-  Eigen::MatrixXd W = s.W.unaryExpr([](const rational& x) { return to_double(x); });
-  Conditioning c;
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(M);
-  c.kappa_M = eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
-  Eigen::LLT<Eigen::MatrixXd> L(M);
-  Eigen::MatrixXd P = L.matrixL().solve(A.transpose()).transpose();
-  if (W.size() > 0) P = Eigen::LLT<Eigen::MatrixXd>(W).matrixU() * P;
-  c.kappa_P = kappa_of_rank(P, rank);
-  c.kappa_A = kappa_of_rank(A, rank);
-  return c;
-}
-
+using prop::as_double;
+using prop::Conditioning;
+using prop::conditioning;
+using prop::convert;
+using prop::exact_rank;
+using prop::kappa_of_rank;
+using prop::to_double;
 }  // namespace femc::test

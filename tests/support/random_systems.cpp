@@ -4,14 +4,6 @@
 
 namespace femc::test {
 
-Index exact_rank(const Matrix<rational>& X) {
-  if (X.size() == 0) return 0;
-  Eigen::FullPivLU<Matrix<rational>> lu;
-  lu.setThreshold(rational(0));  // every nonzero pivot counts: the exact rank
-  lu.compute(X);
-  return lu.rank();
-}
-
 Matrix<rational> SystemGenerator::rank_r(Index m, Index n, Index r) {
   for (;;) {
     Matrix<rational> X = r == 0 ? Matrix<rational>(Matrix<rational>::Zero(m, n))

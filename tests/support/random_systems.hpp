@@ -7,6 +7,7 @@
 
 #include "femc/scalar/rational.hpp"
 #include "femc/system.hpp"
+#include "femc/verify/exact_data.hpp"
 
 namespace femc::test {
 
@@ -35,8 +36,7 @@ inline constexpr SystemClass kAllClasses[] = {
     SystemClass::FullRowRank,    SystemClass::RankDeficientConsistent, SystemClass::RankDeficientInconsistent,
     SystemClass::Overdetermined, SystemClass::NoConstraints,           SystemClass::ZeroA};
 
-// The exact rank of a rational matrix.
-Index exact_rank(const Matrix<rational>& X);
+using prop::exact_rank;
 
 struct ExactCase {
   System<rational> sys;

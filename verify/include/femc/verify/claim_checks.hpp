@@ -4,7 +4,8 @@
 // solver under test and asserts the claim. The same functions run against
 // femc's methods (props_*.cpp) and against deliberately wrong solvers
 // (self_check.cpp), so every claim is known to be able to fail.
-#include "support/claims.hpp"
+#include "femc/errors.hpp"
+#include "femc/verify/claims.hpp"
 
 namespace femc::prop::claims {
 
@@ -79,7 +80,7 @@ void E3(const Solver<S>& solver) {
   // ‖(I − BB⁺)b‖ is computed with an absolute error t = tol(‖b‖), so its
   // square is within 2δt + t² of δ². Consistent ⇔ δ = 0 exactly (oracle).
   const double t = x.tol(inf_norm(x.c.sys.b)) * double(B.rows());
-  const double delta = std::sqrt(test::to_double(x.ref.delta_norm_sq));
+  const double delta = std::sqrt(to_double(x.ref.delta_norm_sq));
   const S res = cod.residual_norm_sq(x.sys.b);
   FEMC_CHECK_LE(x.err(res, x.ref.delta_norm_sq), 2 * delta * t + t * t, "E3 ‖(I − BB⁺)b‖² = δ²");
   RC_ASSERT((x.ref.delta_norm_sq == 0) == x.c.consistent);  // BB⁺b = b ⇔ consistent
@@ -233,7 +234,7 @@ void G3(const Solver<S>& solver) {
   const Solution<S> s = solver(x.sys);
   const Vector<S> u = convert<S>(draw_null_vector(x.c.sys.A));
   const S rz = constraint_residual_sq(x.sys, Vector<S>(s.qdd + u));
-  const double d2 = test::to_double(x.ref.delta_norm_sq);
+  const double d2 = to_double(x.ref.delta_norm_sq);
   const double t = x.tol(d2 + x.data * x.data) * (1 + inf_norm_s(u));
   FEMC_CHECK_LE(x.err(rz, x.ref.delta_norm_sq), t, "G3 ‖Az − b‖²_W = ‖δ‖² on Z_W");
   FEMC_CHECK_LE(x.err(s.delta_norm_sq, x.ref.delta_norm_sq), t, "G3 δ² reported");
@@ -314,7 +315,7 @@ void G6(const Solver<S>& solver) {
   }
   const Vector<S> s_star = CompleteOrthogonal<S>(P, default_rank_tolerance<S>(P.rows(), P.cols())).solve(p);
   FEMC_CHECK_LE(inf_norm_s(Vector<S>(s - s_star)), 2 * x.tol(inf_norm(x.ref.qdd) + x.data), "G6 s* = P⁺p (40)");
-  FEMC_CHECK_LE(x.err(S(s_star.squaredNorm()), x.ref.Gg_min), x.tol(test::to_double(x.ref.Gg_min) + x.data * x.data),
+  FEMC_CHECK_LE(x.err(S(s_star.squaredNorm()), x.ref.Gg_min), x.tol(to_double(x.ref.Gg_min) + x.data * x.data),
                 "G6 G_g = ‖s*‖² (35)");
 }
 
@@ -334,7 +335,7 @@ void G7(const Solver<S>& solver) {
   const CompleteOrthogonal<S> cb(B, default_rank_tolerance<S>(m, n)), cp(P, default_rank_tolerance<S>(m, n));
   RC_ASSERT(cb.rank().rank == cp.rank().rank);
   const Vector<S> lhs = cp.solve(Vector<S>(P * h)), rhs = cb.solve(Vector<S>(B * h));
-  const double kU = test::kappa_of_rank(Pex.unaryExpr([](const rational& v) { return test::to_double(v); }), x.c.rank);
+  const double kU = kappa_of_rank(Pex.unaryExpr([](const rational& v) { return to_double(v); }), x.c.rank);
   FEMC_CHECK_LE(inf_norm_s(Vector<S>(lhs - rhs)), x.tol(inf_norm_s(h)) * kU, "G7 P⁺P = B⁺B");
 }
 
@@ -374,10 +375,10 @@ void G8(const Solver<S>& solver) {
   const S tol = default_rank_tolerance<S>(m, n);
   const Matrix<S> lhs = CompleteOrthogonal<S>(UB, tol).solve(I);
   const Matrix<S> rhs = CompleteOrthogonal<S>(Bs, tol).solve(Matrix<S>(Eigen::LLT<Matrix<S>>(Us).solve(I)));
-  const Eigen::MatrixXd dU = U.unaryExpr([](const rational& v) { return test::to_double(v); });
-  const Eigen::MatrixXd dUB = (U * B).unaryExpr([](const rational& v) { return test::to_double(v); });
+  const Eigen::MatrixXd dU = U.unaryExpr([](const rational& v) { return to_double(v); });
+  const Eigen::MatrixXd dUB = (U * B).unaryExpr([](const rational& v) { return to_double(v); });
   const Index r = exact_rank(B);
-  const double K = test::kappa_of_rank(dU, m) * test::kappa_of_rank(dUB, r) * test::kappa_of_rank(dUB, r);
+  const double K = kappa_of_rank(dU, m) * kappa_of_rank(dUB, r) * kappa_of_rank(dUB, r);
   const double bound = 16.0 * double((m + n) * (m + n)) * dbl(unit_roundoff<S>()) * K *
                        (1 + dU.cwiseAbs().maxCoeff()) * double(m);
   const double diff = dbl(S((lhs - rhs).cwiseAbs().maxCoeff()));
@@ -557,6 +558,24 @@ void Meta_UnitScaling(const Solver<S>& solver) {
   if (x.caps.returns(outputs::lambda))
     FEMC_CHECK_LE(inf_norm_s(Vector<S>(alpha / beta * s.lambda - t.lambda)) * dbl(S(beta / alpha)),
                 2 * x.cond.kappa_A * x.tol(inf_norm(x.ref.lambda)), "unit scaling λ");
+}
+
+// A solver that declares it refuses rank-deficient A must throw MethodError
+// on every such draw (built exactly, then rounded to S): never a result.
+template <class S>
+void RankDeficientRefused(const Solver<S>& solver) {
+  Spec spec;
+  spec.rank_deficient_only = true;
+  const Case c = draw_case(spec);
+  RC_LOG() << c.describe() << "\n";
+  const System<S> sys = convert<S>(c.sys);
+  try {
+    (void)solver(sys);
+  } catch (const MethodError&) {
+    return;
+  }
+  RC_FAIL("rank-deficient A (rank " + std::to_string(c.rank) + " < m = " + std::to_string(c.sys.m()) +
+          ") was not refused with MethodError");
 }
 
 }  // namespace femc::prop::claims

@@ -22,7 +22,7 @@
 
 #include "femc/scalar/rational.hpp"
 #include "femc/system.hpp"
-#include "support/random_systems.hpp"
+#include "femc/verify/exact_data.hpp"
 
 namespace femc::prop {
 
@@ -59,7 +59,6 @@ rational round_dyadic(const rational& x, long bits = kDyadicBits);
 Matrix<rational> cayley_orthogonal(Index k);               // drawn
 Matrix<rational> spd_with_condition(Index k, const rational& kappa);  // drawn, dyadic, exactly symmetric
 Matrix<rational> null_space_basis_exact(const Matrix<rational>& A);  // n × (n − r), exact
-using test::exact_rank;
 Vector<rational> draw_integer_vector(Index k, int lo, int hi);
 
 }  // namespace femc::prop

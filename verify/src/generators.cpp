@@ -1,4 +1,4 @@
-#include "support/generators.hpp"
+#include "femc/verify/generators.hpp"
 
 #include <Eigen/LU>
 #include <sstream>

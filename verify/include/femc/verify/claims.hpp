@@ -15,19 +15,18 @@
 #include <Eigen/IterativeLinearSolvers>
 
 #include <functional>
+#include <limits>
 #include <sstream>
 
 #include "femc/decomposition/complete_orthogonal.hpp"
 #include "femc/gaussian.hpp"
 #include "femc/solve.hpp"
 #include "femc/solvers/registry.hpp"
-#include "support/convert.hpp"
-#include "support/generators.hpp"
+#include "femc/verify/exact_data.hpp"
+#include "femc/verify/generators.hpp"
 
 namespace femc::prop {
 
-using test::Conditioning;
-using test::convert;
 
 // A solver under test: a callable and what it declares (capabilities.hpp).
 // The properties draw only the systems it accepts and check only the outputs
@@ -73,12 +72,12 @@ Vector<S> spd_solve(const Matrix<S>& M, const Vector<S>& v) {
 
 template <class S>
 double dbl(const S& x) {
-  return test::as_double(x);
+  return as_double(x);
 }
 
 inline double inf_norm(const Vector<rational>& v) {
   double r = 0;
-  for (Index i = 0; i < v.size(); ++i) r = std::max(r, std::abs(test::to_double(v(i))));
+  for (Index i = 0; i < v.size(); ++i) r = std::max(r, std::abs(to_double(v(i))));
   return r;
 }
 
@@ -145,7 +144,7 @@ Ctx<S> make_ctx(const Spec& wanted, const Solver<S>& solver) {
   Options<rational> o;
   o.method = Method::Exact;
   x.ref = solve(x.c.sys, o);
-  x.cond = test::conditioning(x.c.sys, x.c.rank);
+  x.cond = conditioning(x.c.sys, x.c.rank);
   x.u = dbl(unit_roundoff<S>());
   const double nm = double(x.sys.n() + x.sys.m());
   x.cst = 16 * nm * nm;
@@ -160,10 +159,26 @@ inline Vector<rational> draw_null_vector(const Matrix<rational>& A) {
   return N * y;
 }
 
+// The largest value ÷ bound among the checks run since reset (this thread):
+// how close a solver came to failing. Its inverse is a check's slack, which
+// `femc verify` reports, so that a user knows how small an error it can see.
+struct RatioRecord {
+  double worst = 0;
+  void note(double value, double bound) {
+    const double r = bound > 0 ? value / bound : value > 0 ? std::numeric_limits<double>::infinity() : 0;
+    if (r > worst) worst = r;
+  }
+};
+inline RatioRecord& ratio_record() {
+  thread_local RatioRecord record;
+  return record;
+}
+
 // Fails the property (with the values) unless value ≤ bound; NaN fails.
 #define FEMC_CHECK_LE(value, bound, what)                       \
   do {                                                          \
     const double v_ = (value), b_ = (bound);                    \
+    ::femc::prop::ratio_record().note(v_, b_);                  \
     if (!(v_ <= b_)) {                                          \
       std::ostringstream os_;                                   \
       os_ << what << ": " << v_ << " > bound " << b_;           \

@@ -1,0 +1,319 @@
+#include "femc/verify/process_solver.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "femc/errors.hpp"
+#include "femc/scalar/builtin.hpp"
+#include "femc/scalar/float128.hpp"
+#include "femc/scalar/mpfr.hpp"
+#include "femc/scalar/rational.hpp"
+#include "femc/verify/system_json.hpp"
+
+namespace femc::verify {
+namespace {
+
+using json = nlohmann::json;
+
+// A longer answer is a fault (a dense answer for n = 2048 is far below).
+constexpr std::size_t kMaxLine = std::size_t(64) << 20;
+
+// Builds a DOM in which every number is the string of its text, so that an
+// answer's numbers are read at the working precision, never through double.
+class TextNumbers : public nlohmann::json_sax<json> {
+ public:
+  json root;
+  bool null() override { return put(nullptr); }
+  bool boolean(bool v) override { return put(v); }
+  bool number_integer(number_integer_t v) override { return put(std::to_string(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return put(std::to_string(v)); }
+  bool number_float(number_float_t, const string_t& text) override { return put(text); }
+  bool string(string_t& v) override { return put(v); }
+  bool binary(binary_t&) override { return false; }
+  bool start_object(std::size_t) override { return open(json::object()); }
+  bool key(string_t& k) override { return key_ = k, true; }
+  bool end_object() override { return stack_.pop_back(), true; }
+  bool start_array(std::size_t) override { return open(json::array()); }
+  bool end_array() override { return stack_.pop_back(), true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override { return false; }
+
+ private:
+  bool put(json v) {
+    if (stack_.empty()) root = std::move(v);
+    else if (stack_.back()->is_array()) stack_.back()->push_back(std::move(v));
+    else (*stack_.back())[key_] = std::move(v);
+    return true;
+  }
+  bool open(json v) {
+    json* where;
+    if (stack_.empty()) where = &(root = std::move(v));
+    else if (stack_.back()->is_array()) where = &(stack_.back()->emplace_back(std::move(v)));
+    else where = &((*stack_.back())[key_] = std::move(v));
+    stack_.push_back(where);
+    return stack_.size() <= 8;
+  }
+  std::vector<json*> stack_;
+  std::string key_;
+};
+
+std::optional<json> parse_line(const std::string& line) {
+  TextNumbers sax;
+  if (!json::sax_parse(line, &sax) || !sax.root.is_object()) return std::nullopt;
+  return sax.root;
+}
+
+std::vector<std::string> texts(const json& v, const std::string& field) {
+  if (!v.is_array()) throw SolverFault("answer " + field + ": not an array");
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!v[i].is_string()) throw SolverFault("answer " + field + "[" + std::to_string(i) + "]: not a number");
+    out.push_back(v[i].get<std::string>());
+  }
+  return out;
+}
+
+void set_cloexec(int fd) { ::fcntl(fd, F_SETFD, FD_CLOEXEC); }
+
+}  // namespace
+
+SolverProcess::SolverProcess(std::string command, std::chrono::milliseconds timeout, std::string stderr_path)
+    : command_(std::move(command)), stderr_path_(std::move(stderr_path)), timeout_(timeout) {
+  ::signal(SIGPIPE, SIG_IGN);  // a dead solver is a fault of the call, not the end of femc
+  if (command_.empty()) throw InputError("solver", "the command is empty");
+  try {
+    start();
+  } catch (const SolverFault& e) {
+    throw InputError("solver", "'" + command_.substr(0, 80) + "' did not start as a femc solver: " + e.what());
+  }
+}
+
+SolverProcess::~SolverProcess() { stop(); }
+
+void SolverProcess::start() {
+  int in[2], out[2];
+  if (::pipe(in) != 0 || ::pipe(out) != 0) throw SolverFault(std::string("pipe: ") + std::strerror(errno));
+  const int pid = ::fork();
+  if (pid < 0) throw SolverFault(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::dup2(in[0], 0);
+    ::dup2(out[1], 1);
+    const int err = stderr_path_.empty() ? ::open("/dev/null", O_WRONLY)
+                                         : ::open(stderr_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (err >= 0) ::dup2(err, 2);
+    ::execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::close(in[0]);
+  ::close(out[1]);
+  pid_ = pid, to_child_ = in[1], from_child_ = out[0];
+  set_cloexec(to_child_), set_cloexec(from_child_);
+  buffer_.clear();
+  ++counts_.starts;
+  const std::string line = read_line();
+  const auto h = parse_line(line);
+  if (!h) fault("handshake is not a JSON object: '" + line.substr(0, 80) + "'", &Counts::protocol_errors);
+  const json& j = *h;
+  if (!j.contains("protocol") || j["protocol"] != "femc-solver/1")
+    fault("handshake: \"protocol\" must be \"femc-solver/1\"", &Counts::protocol_errors);
+  Handshake hs;
+  hs.name = j.value("name", std::string());
+  Capabilities& c = hs.capabilities;
+  c.outputs = outputs::qdd | outputs::constraint_force;
+  if (j.contains("outputs")) {
+    if (!j["outputs"].is_array()) fault("handshake: \"outputs\" must be an array", &Counts::protocol_errors);
+    for (const json& o : j["outputs"]) {
+      const std::string s = o.is_string() ? o.get<std::string>() : "";
+      if (s == "qdd") continue;
+      else if (s == "QN") c.outputs |= outputs::QN;
+      else if (s == "QW") c.outputs |= outputs::QW;
+      else if (s == "lambda") c.outputs |= outputs::lambda;
+      else fault("handshake: unknown output '" + s.substr(0, 20) + "' (qdd, QN, QW, lambda)", &Counts::protocol_errors);
+    }
+  }
+  auto flag = [&](const char* key, bool& into) {
+    if (!j.contains(key)) return;
+    if (!j[key].is_boolean()) fault(std::string("handshake: \"") + key + "\" must be true or false", &Counts::protocol_errors);
+    into = j[key].get<bool>();
+  };
+  flag("rank_deficient", c.rank_deficient);
+  flag("weighted", c.weighted);
+  flag("working_forces", c.working_forces);
+  if (j.contains("rank_policy") && j["rank_policy"].is_string()) c.rank_policy = j["rank_policy"].get<std::string>();
+  hs.precisions = {"double"};
+  if (j.contains("precisions")) {
+    if (!j["precisions"].is_array() || j["precisions"].empty())
+      fault("handshake: \"precisions\" must be a non-empty array", &Counts::protocol_errors);
+    hs.precisions.clear();
+    for (const json& p : j["precisions"]) hs.precisions.push_back(p.is_string() ? p.get<std::string>() : "?");
+  }
+  if (counts_.starts > 1 && (hs.precisions != handshake_.precisions || hs.capabilities.outputs != handshake_.capabilities.outputs))
+    fault("handshake changed on restart", &Counts::protocol_errors);
+  handshake_ = hs;
+}
+
+void SolverProcess::stop() {
+  if (pid_ > 0) {
+    ::close(to_child_);
+    ::close(from_child_);
+    ::kill(pid_, SIGKILL);
+    ::waitpid(pid_, nullptr, 0);
+  }
+  pid_ = to_child_ = from_child_ = -1;
+}
+
+void SolverProcess::fault(const std::string& what, long Counts::*counter) {
+  ++(counts_.*counter);
+  stop();
+  throw SolverFault(what);
+}
+
+std::string SolverProcess::read_line() {
+  const auto deadline = std::chrono::steady_clock::now() + timeout_;
+  for (;;) {
+    const std::size_t nl = buffer_.find('\n');
+    if (nl != std::string::npos) {
+      std::string line = buffer_.substr(0, nl);
+      buffer_.erase(0, nl + 1);
+      return line;
+    }
+    if (buffer_.size() > kMaxLine) fault("answer longer than 64 MiB", &Counts::protocol_errors);
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      hung_ = true;
+      fault("no answer within " + std::to_string(timeout_.count()) + " ms (killed)", &Counts::timeouts);
+    }
+    pollfd p{from_child_, POLLIN, 0};
+    const int r = ::poll(&p, 1, static_cast<int>(left.count()));
+    if (r < 0 && errno == EINTR) continue;
+    if (r == 0) continue;  // the deadline check above reports it
+    char chunk[65536];
+    const ssize_t got = ::read(from_child_, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) {
+      int status = 0;
+      std::string how = "closed its output";
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        how = WIFSIGNALED(status) ? "crashed (signal " + std::to_string(WTERMSIG(status)) + ")"
+                                  : "exited with status " + std::to_string(WEXITSTATUS(status));
+        pid_ = -pid_;  // reaped
+        ::close(to_child_);
+        ::close(from_child_);
+        pid_ = to_child_ = from_child_ = -1;
+      }
+      fault("the solver " + how, &Counts::crashes);
+    }
+    buffer_.append(chunk, static_cast<std::size_t>(got));
+  }
+}
+
+Answer SolverProcess::solve(const SystemText& system, const std::string& precision) {
+  if (hung_) throw SolverFault("the solver hung earlier in this claim; not asked again");
+  if (pid_ < 0) {
+    try {
+      start();
+    } catch (const InputError& e) {
+      throw SolverFault(std::string("restart: ") + e.what());
+    }
+  }
+  ++counts_.calls;
+  const long id = next_id_++;
+  json msg = json::parse(system_json(system));
+  json line = {{"id", id}, {"precision", precision}, {"n", system.n}, {"m", system.m}};
+  for (auto& [k, v] : msg.items()) line[k] = v;
+  const std::string text = line.dump() + "\n";
+  for (std::size_t done = 0; done < text.size();) {
+    const ssize_t w = ::write(to_child_, text.data() + done, text.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) fault("the solver closed its input", &Counts::crashes);
+    done += static_cast<std::size_t>(w);
+  }
+  const std::string reply = read_line();
+  const auto j = parse_line(reply);
+  if (!j) fault("answer is not a JSON object: '" + reply.substr(0, 80) + "'", &Counts::protocol_errors);
+  if (!j->contains("id") || (*j)["id"] != std::to_string(id))
+    fault("answer has id " + (j->contains("id") ? (*j)["id"].dump() : std::string("(none)")) + ", expected " +
+              std::to_string(id),
+          &Counts::protocol_errors);
+  if (j->contains("error")) {
+    ++counts_.refusals;
+    throw MethodError("the solver refused: " + (*j)["error"].dump().substr(0, 200));
+  }
+  Answer a;
+  const Capabilities& c = handshake_.capabilities;
+  auto get = [&](const char* key, std::vector<std::string>& into, std::size_t size) {
+    if (!j->contains(key)) fault(std::string("answer lacks \"") + key + "\"", &Counts::protocol_errors);
+    try {
+      into = texts((*j)[key], key);
+    } catch (const SolverFault& e) {
+      fault(e.what(), &Counts::protocol_errors);
+    }
+    if (into.size() != size)
+      fault(std::string("answer ") + key + " has " + std::to_string(into.size()) + " entries, expected " +
+                std::to_string(size),
+            &Counts::protocol_errors);
+  };
+  const auto n = static_cast<std::size_t>(system.n), m = static_cast<std::size_t>(system.m);
+  get("qdd", a.qdd, n);
+  if (c.returns(outputs::QN)) get("QN", a.QN, n);
+  if (c.returns(outputs::QW)) get("QW", a.QW, n);
+  if (c.returns(outputs::lambda)) get("lambda", a.lambda, m);
+  return a;
+}
+
+namespace {
+
+template <class S>
+Vector<S> read_vector(const std::vector<std::string>& t, const char* field) {
+  Vector<S> v(static_cast<Index>(t.size()));
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const std::string where = std::string("answer ") + field + "[" + std::to_string(i) + "]";
+    try {
+      v(Index(i)) = ScalarTraits<S>::parse(t[i]);
+    } catch (const std::exception&) {
+      throw SolverFault(where + ": '" + t[i].substr(0, 40) + "' is not a finite number");
+    }
+    if constexpr (!ScalarTraits<S>::exact) {
+      if (!Eigen::numext::isfinite(v(Index(i)))) throw SolverFault(where + ": not finite");
+    }
+  }
+  return v;
+}
+
+}  // namespace
+
+template <class S>
+RegisteredSolver process_solver(const std::shared_ptr<SolverProcess>& process, const std::string& name,
+                                const std::string& precision) {
+  const Handshake& h = process->handshake();
+  RegisteredSolver r(name, "external process solver '" + h.name + "'", h.capabilities);
+  r.at<S>([process, precision](const System<S>& sys, const Options<S>&) {
+    const Answer a = process->solve(to_system_text(sys), precision);
+    const Capabilities& c = process->handshake().capabilities;
+    Solution<S> s;
+    s.qdd = read_vector<S>(a.qdd, "qdd");
+    if (c.returns(outputs::QN)) s.QN = read_vector<S>(a.QN, "QN");
+    if (c.returns(outputs::QW)) s.QW = read_vector<S>(a.QW, "QW");
+    if (c.returns(outputs::lambda)) s.lambda = read_vector<S>(a.lambda, "lambda");
+    s.Qc = c.returns(outputs::QN | outputs::QW) ? Vector<S>(s.QN + s.QW) : Vector<S>(sys.M * s.qdd - sys.Q);
+    return s;
+  });
+  return r;
+}
+
+template RegisteredSolver process_solver<double>(const std::shared_ptr<SolverProcess>&, const std::string&,
+                                                 const std::string&);
+template RegisteredSolver process_solver<float128>(const std::shared_ptr<SolverProcess>&, const std::string&,
+                                                   const std::string&);
+template RegisteredSolver process_solver<mpfr_real>(const std::shared_ptr<SolverProcess>&, const std::string&,
+                                                    const std::string&);
+template RegisteredSolver process_solver<rational>(const std::shared_ptr<SolverProcess>&, const std::string&,
+                                                   const std::string&);
+
+}  // namespace femc::verify

@@ -1,0 +1,118 @@
+#include "femc/verify/run_claims.hpp"
+
+#include <rapidcheck.h>
+
+#include <sstream>
+
+#include "femc/verify/process_solver.hpp"
+
+namespace femc::verify {
+
+std::string to_string(Verdict v) {
+  switch (v) {
+    case Verdict::Pass: return "pass";
+    case Verdict::Fail: return "fail";
+    case Verdict::NotApplicable: return "not applicable";
+    case Verdict::GaveUp: return "gave up";
+  }
+  return "?";
+}
+
+std::vector<const prop::ClaimProperty*> select_claims(const std::vector<std::string>& wanted) {
+  std::vector<const prop::ClaimProperty*> out;
+  for (const std::string& w : wanted) {
+    bool known = false;
+    for (const prop::ClaimProperty& p : prop::claim_properties()) known = known || p.id() == w || p.suite == w;
+    if (!known) {
+      std::string ids;
+      for (const prop::ClaimProperty& p : prop::claim_properties())
+        if (ids.find(p.id() + ",") == std::string::npos) ids += p.id() + ", ";
+      throw InputError("claims", "unknown claim '" + w.substr(0, 40) + "' (" + ids.substr(0, ids.size() - 2) + ")");
+    }
+  }
+  for (const prop::ClaimProperty& p : prop::claim_properties()) {
+    bool take = wanted.empty();
+    for (const std::string& w : wanted) take = take || p.id() == w || p.suite == w;
+    if (take) out.push_back(&p);
+  }
+  return out;
+}
+
+template <class S>
+std::vector<ClaimOutcome> run_claims(const std::vector<const prop::ClaimProperty*>& claims,
+                                     const RegisteredSolver& solver, const ClaimRunOptions& options) {
+  std::vector<ClaimOutcome> out;
+  const bool is_cod = solver.method() == Method::Cod;
+  for (const prop::ClaimProperty* p : claims) {
+    ClaimOutcome o;
+    o.suite = p->suite;
+    o.id = p->id();
+    o.detail = prop::not_applicable(p->needs, solver.capabilities(), is_cod);
+    if (o.detail.empty() && !p->at<S>()) o.detail = "the check takes square roots, which exact arithmetic has not";
+    if (!o.detail.empty()) {
+      out.push_back(o);
+      continue;
+    }
+    if (options.before_claim) options.before_claim();
+    // The systems of the running case, and of the last case that failed:
+    // RapidCheck accepts a shrink only when it fails, so the last failing
+    // case is the minimal one it reports.
+    std::vector<SystemText> current, last_failing;
+    double worst = 0;
+    prop::Solver<S> recorded(
+        [&](const System<S>& sys) {
+          current.push_back(to_system_text(sys));
+          return solver.solve(sys, Options<S>{});
+        },
+        solver.capabilities(), solver.name());
+    const auto& check = p->at<S>();
+    auto property = [&] {
+      current.clear();
+      prop::ratio_record().worst = 0;
+      try {
+        check(recorded);
+      } catch (const rc::detail::CaseResult& r) {
+        if (r.type == rc::detail::CaseResult::Type::Failure) last_failing = current;
+        throw;
+      } catch (...) {
+        last_failing = current;
+        throw;
+      }
+      worst = std::max(worst, prop::ratio_record().worst);
+    };
+    rc::detail::TestParams params;
+    params.maxSuccess = options.cases;
+    params.seed = options.seed;
+    rc::detail::TestMetadata meta;
+    meta.id = meta.description = p->suite + "." + solver.name();
+    const rc::detail::TestResult result = rc::detail::checkTestable(property, meta, params);
+    std::ostringstream message;
+    rc::detail::printResultMessage(result, message);
+    if (result.template is<rc::detail::SuccessResult>()) {
+      o.verdict = Verdict::Pass;
+      o.cases = result.template get<rc::detail::SuccessResult>().numSuccess;
+      o.worst_ratio = worst;
+    } else if (result.template is<rc::detail::FailureResult>()) {
+      o.verdict = Verdict::Fail;
+      o.cases = result.template get<rc::detail::FailureResult>().numSuccess;
+      o.detail = message.str();
+      o.counterexample = last_failing;
+    } else {
+      o.verdict = result.template is<rc::detail::GaveUpResult>() ? Verdict::GaveUp : Verdict::Fail;
+      o.detail = message.str();
+    }
+    out.push_back(o);
+  }
+  return out;
+}
+
+template std::vector<ClaimOutcome> run_claims<double>(const std::vector<const prop::ClaimProperty*>&,
+                                                      const RegisteredSolver&, const ClaimRunOptions&);
+template std::vector<ClaimOutcome> run_claims<float128>(const std::vector<const prop::ClaimProperty*>&,
+                                                        const RegisteredSolver&, const ClaimRunOptions&);
+template std::vector<ClaimOutcome> run_claims<mpfr_real>(const std::vector<const prop::ClaimProperty*>&,
+                                                         const RegisteredSolver&, const ClaimRunOptions&);
+template std::vector<ClaimOutcome> run_claims<rational>(const std::vector<const prop::ClaimProperty*>&,
+                                                        const RegisteredSolver&, const ClaimRunOptions&);
+
+}  // namespace femc::verify
