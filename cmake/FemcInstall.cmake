@@ -1,14 +1,16 @@
-# `cmake --install` puts the library, headers, CLI and a package config in the
-# prefix, so that a downstream project can `find_package(femc)`.
+# `cmake --install` puts the library, femc::verify, headers, CLI and a package
+# config in the prefix, so that a downstream project can `find_package(femc)`.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-install(TARGETS femc femc_cli EXPORT femcTargets
+install(TARGETS femc femc_verify femc_cli EXPORT femcTargets
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY lib/include/femc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# femc::verify: the claim properties, for a downstream project to run on its own solver.
+install(DIRECTORY verify/include/femc/verify DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/femc)
 install(EXPORT femcTargets NAMESPACE femc:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/femc)
 configure_package_config_file(cmake/femcConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/femcConfig.cmake
                               INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/femc)

@@ -16,7 +16,7 @@
 #include "framework/numerics.hpp"
 #include "framework/registry.hpp"
 #include "framework/runner.hpp"
-#include "../lib/src/cli/simulate_run.hpp"
+#include "simulate_run.hpp"
 
 namespace femc::studies {
 namespace {

@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "../gate/regression_gate.hpp"
-#include "../../lib/src/cli/commands.hpp"
+#include "commands.hpp"
 #include "femc/errors.hpp"
 
 namespace femc::cli {

@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "../framework/runner.hpp"
-#include "../../lib/src/cli/commands.hpp"
+#include "commands.hpp"
 #include "femc/errors.hpp"
 
 namespace femc::cli {

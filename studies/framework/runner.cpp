@@ -15,7 +15,7 @@
 
 #include "build_info.hpp"
 #include "femc/errors.hpp"
-#include "../../lib/src/cli/output_file.hpp"
+#include "output_file.hpp"
 
 namespace femc::studies {
 namespace fs = std::filesystem;

@@ -11,7 +11,7 @@
 #include "../framework/build_info.hpp"
 #include "../framework/runner.hpp"
 #include "femc/errors.hpp"
-#include "../../lib/src/cli/output_file.hpp"
+#include "output_file.hpp"
 
 namespace femc::studies {
 namespace fs = std::filesystem;

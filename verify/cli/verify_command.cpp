@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
+#include "output_file.hpp"
 #include "femc/errors.hpp"
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/float128.hpp"

@@ -227,6 +227,8 @@ Answer SolverProcess::solve(const SystemText& system, const std::string& precisi
   json msg = json::parse(system_json(system));
   json line = {{"id", id}, {"precision", precision}, {"n", system.n}, {"m", system.m}};
   for (auto& [k, v] : msg.items()) line[k] = v;
+  if (!line.contains("C")) line["C"] = std::vector<std::string>(system.n, "0");  // every key, always
+  if (!line.contains("W")) line["W"] = json::array();
   const std::string text = line.dump() + "\n";
   for (std::size_t done = 0; done < text.size();) {
     const ssize_t w = ::write(to_child_, text.data() + done, text.size() - done);

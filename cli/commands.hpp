@@ -29,7 +29,8 @@ int with_exit_status(const std::function<int()>& body);
 std::function<int()> add_solve_command(CLI::App& app);
 // Registers `femc simulate`.
 std::function<int()> add_simulate_command(CLI::App& app);
-// Registers `femc study` and `femc report` (studies/cli/).
+// Registers `femc study` and `femc report` (studies/cli/); `femc verify` is
+// verify/cli/verify_command.hpp.
 std::function<int()> add_study_command(CLI::App& app);
 std::function<int()> add_report_command(CLI::App& app);
 

@@ -2,6 +2,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "verify_command.hpp"
 #include "femc/scalar/mpfr_pool.hpp"
 
 int main(int argc, char** argv) {
@@ -12,6 +13,7 @@ int main(int argc, char** argv) {
   auto run_simulate = femc::cli::add_simulate_command(app);
   auto run_study = femc::cli::add_study_command(app);
   auto run_report = femc::cli::add_report_command(app);
+  auto run_verify = femc::cli::add_verify_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -26,5 +28,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("simulate")) return run_simulate();
   if (app.got_subcommand("study")) return run_study();
   if (app.got_subcommand("report")) return run_report();
+  if (app.got_subcommand("verify")) return run_verify();
   return 0;
 }

@@ -1,0 +1,95 @@
+// The femc solver protocol (verify/PROTOCOL.md) against processes that
+// misbehave in every way it names: each is a SolverFault of the call (or a
+// MethodError for a refusal), counted, and the next call starts the process
+// again; femc never stops or hangs.
+#include <gtest/gtest.h>
+
+#include "femc/errors.hpp"
+#include "femc/scalar/builtin.hpp"
+#include "femc/verify/process_solver.hpp"
+
+namespace femc::verify {
+namespace {
+
+using namespace std::chrono_literals;
+
+const std::string kHandshake = R"(echo '{"protocol":"femc-solver/1","name":"t"}'; )";
+
+// A particle on the plane x + y = 1, n = 2, m = 1.
+SystemText two_by_one() {
+  return to_system_text(make_system<double>(Matrix<double>::Identity(2, 2), Matrix<double>::Ones(1, 2),
+                                            Vector<double>::Ones(1), Vector<double>::Zero(2)));
+}
+
+// Answers every request with `reply` (after reading it).
+std::string answering(const std::string& reply) {
+  return kHandshake + "while read l; do echo '" + reply + "'; done";
+}
+
+TEST(ProcessSolver, AnAnswerIsReadAsItsTextAtTheWorkingPrecision) {
+  SolverProcess p(answering(R"({"id": 1, "qdd": [0.5, "0.5"]})"), 5000ms);
+  const Answer a = p.solve(two_by_one(), "double");
+  EXPECT_EQ(a.qdd, (std::vector<std::string>{"0.5", "0.5"}));
+  EXPECT_EQ(p.counts().calls, 1);
+}
+
+TEST(ProcessSolver, ABadHandshakeOrCommandIsBadInput) {
+  EXPECT_THROW(SolverProcess("echo hello", 5000ms), InputError);
+  EXPECT_THROW(SolverProcess(R"(echo '{"protocol":"other/2"}')", 5000ms), InputError);
+  EXPECT_THROW(SolverProcess("/nonexistent/solver", 5000ms), InputError);
+  EXPECT_NO_THROW(SolverProcess(kHandshake + "cat >/dev/null", 5000ms));
+}
+
+TEST(ProcessSolver, ACrashIsAFaultOfTheCallAndTheNextCallRestarts) {
+  SolverProcess p(kHandshake + "read l; exit 3", 5000ms);
+  EXPECT_THROW(p.solve(two_by_one(), "double"), SolverFault);
+  EXPECT_THROW(p.solve(two_by_one(), "double"), SolverFault);
+  EXPECT_EQ(p.counts().crashes, 2);
+  EXPECT_EQ(p.counts().starts, 2);
+}
+
+TEST(ProcessSolver, AHangIsKilledAtTheTimeoutAndNotWaitedForAgainUntilForgiven) {
+  SolverProcess p(kHandshake + "read l; sleep 30", 200ms);
+  const auto t0 = std::chrono::steady_clock::now();
+  EXPECT_THROW(p.solve(two_by_one(), "double"), SolverFault);
+  EXPECT_THROW(p.solve(two_by_one(), "double"), SolverFault);  // at once
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 5s);
+  EXPECT_EQ(p.counts().timeouts, 1);
+  p.forgive_hang();
+  EXPECT_THROW(p.solve(two_by_one(), "double"), SolverFault);
+  EXPECT_EQ(p.counts().timeouts, 2);
+  EXPECT_EQ(p.counts().starts, 2);
+}
+
+TEST(ProcessSolver, GarbageWrongIdsAndWrongSizesAreProtocolErrors) {
+  for (const char* reply : {"not json", R"({"id": 99, "qdd": ["0", "0"]})", R"({"id": 1, "qdd": ["0"]})",
+                            R"({"id": 1, "qdd": [["0"], "0"]})", R"({"id": 1})"}) {
+    SolverProcess p(answering(reply), 5000ms);
+    EXPECT_THROW(p.solve(two_by_one(), "double"), SolverFault) << reply;
+    EXPECT_EQ(p.counts().protocol_errors, 1) << reply;
+  }
+}
+
+TEST(ProcessSolver, ARefusalIsAMethodErrorNotAFault) {
+  SolverProcess p(answering(R"({"id": 1, "error": "rank-deficient"})"), 5000ms);
+  EXPECT_THROW(p.solve(two_by_one(), "double"), MethodError);
+  EXPECT_EQ(p.counts().refusals, 1);
+}
+
+TEST(ProcessSolver, ANumberThatIsNotFiniteIsAFaultNamingTheEntry) {
+  for (const char* reply : {R"({"id": 1, "qdd": ["nan", "0"]})", R"({"id": 1, "qdd": ["0", "1e999"]})",
+                            R"({"id": 1, "qdd": ["0", "x"]})"}) {
+    auto p = std::make_shared<SolverProcess>(answering(reply), 5000ms);
+    const RegisteredSolver r = process_solver<double>(p, "t", "double");
+    const System<double> sys = to_system<double>(two_by_one());
+    try {
+      (void)r.solve(sys);
+      ADD_FAILURE() << reply << " was accepted";
+    } catch (const SolverFault& e) {
+      EXPECT_NE(std::string(e.what()).find("answer qdd["), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace femc::verify
