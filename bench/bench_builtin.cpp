@@ -8,8 +8,6 @@
 namespace femc::bench {
 namespace {
 
-constexpr auto kAll = {Method::Literal, Method::Cod, Method::Kkt, Method::Nullspace};
-
 Budget double_budget(Method method, Shape s) {
   return method == Method::Literal && s.n >= 1000 ? Budget::Once : Budget::Timed;
 }
@@ -29,10 +27,10 @@ Budget float128_budget(Method method, Shape s) {
 }  // namespace
 
 void register_builtin() {
-  register_solves<double>("double", 0, kAll, {kShapes[0], kShapes[1], kShapes[2], kShapes[3]}, double_budget, true);
-  register_solves<long double>("long-double", 0, kAll, {kShapes[0], kShapes[1], kShapes[2], kShapes[3]},
+  register_solves<double>("double", 0, methods_of(Arithmetic::Floating), {kShapes[0], kShapes[1], kShapes[2], kShapes[3]}, double_budget, true);
+  register_solves<long double>("long-double", 0, methods_of(Arithmetic::Floating), {kShapes[0], kShapes[1], kShapes[2], kShapes[3]},
                                long_double_budget, false);
-  register_solves<float128>("float128", 0, kAll, {kShapes[0], kShapes[1], kShapes[2]}, float128_budget, false);
+  register_solves<float128>("float128", 0, methods_of(Arithmetic::Floating), {kShapes[0], kShapes[1], kShapes[2]}, float128_budget, false);
 }
 
 }  // namespace femc::bench

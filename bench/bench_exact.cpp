@@ -15,7 +15,7 @@ Budget exact_budget(Method, Shape s) {
 }  // namespace
 
 void register_exact() {
-  register_solves<rational>("exact", 0, {Method::Exact}, {kShapes[0], kShapes[1]}, exact_budget, false);
+  register_solves<rational>("exact", 0, methods_of(Arithmetic::Exact), {kShapes[0], kShapes[1]}, exact_budget, false);
 }
 
 }  // namespace femc::bench

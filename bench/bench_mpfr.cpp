@@ -21,11 +21,11 @@ Budget mpfr_low_budget(Method, Shape s) { return s.n >= 1000 ? Budget::Skip : Bu
 void register_mpfr() {
   const auto shapes = {kShapes[0], kShapes[1], kShapes[2]};
   register_solves<mpfr_real, MpfrPrecision>("mpfr256", 256,
-                                            {Method::Literal, Method::Cod, Method::Kkt, Method::Nullspace}, shapes,
+                                            methods_of(Arithmetic::Floating), shapes,
                                             mpfr256_budget, true);
   for (long bits : {106L, 212L})
     register_solves<mpfr_real, MpfrPrecision>("mpfr" + std::to_string(bits), bits,
-                                              {Method::Cod, Method::Kkt, Method::Nullspace}, shapes, mpfr_low_budget,
+                                              methods_of(Arithmetic::Floating, {Method::Literal}), shapes, mpfr_low_budget,
                                               false);
 }
 

@@ -7,8 +7,6 @@
 namespace femc::bench {
 namespace {
 
-constexpr auto kAll = {Method::Literal, Method::Cod, Method::Kkt, Method::Nullspace};
-
 Budget qd_budget(Method method, Shape s) {
   if (s.n >= 1000) return Budget::Skip;
   return method == Method::Literal && s.n >= 200 ? Budget::Once : Budget::Timed;
@@ -17,8 +15,8 @@ Budget qd_budget(Method method, Shape s) {
 }  // namespace
 
 void register_qd() {
-  register_solves<double_double>("dd", 0, kAll, {kShapes[0], kShapes[1], kShapes[2]}, qd_budget, false);
-  register_solves<quad_double>("qd", 0, kAll, {kShapes[0], kShapes[1], kShapes[2]}, qd_budget, false);
+  register_solves<double_double>("dd", 0, methods_of(Arithmetic::Floating), {kShapes[0], kShapes[1], kShapes[2]}, qd_budget, false);
+  register_solves<quad_double>("qd", 0, methods_of(Arithmetic::Floating), {kShapes[0], kShapes[1], kShapes[2]}, qd_budget, false);
 }
 
 }  // namespace femc::bench

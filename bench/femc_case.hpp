@@ -13,6 +13,7 @@
 // MPFR the workspace rows run with the limb pool (scalar/mpfr_pool.hpp).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <exception>
 #include <initializer_list>
 #include <string>
@@ -136,11 +137,21 @@ void solve_case(benchmark::State& st, Method method, Mode mode, Shape shape, Ran
 }
 
 // Registers scalar × methods × shapes × both rank classes, asking budget()
-// for each; kkt is not registered for a rank-deficient A (it refuses it by
-// design). with_validate adds the "cod+validate", "cod+ws" and
+// for each; a method that refuses rank-deficient A (kkt) is not registered
+// for one. with_validate adds the "cod+validate", "cod+ws" and
 // "cod+ws-fixedM" rows per shape.
+// femc's methods of an arithmetic (methods/list.hpp), in the list's order,
+// but `except`.
+inline std::vector<Method> methods_of(Arithmetic a, std::initializer_list<Method> except = {}) {
+  std::vector<Method> out;
+  for (const MethodInfo& info : methods())
+    if (info.capabilities.arithmetic == a && std::find(except.begin(), except.end(), info.method) == except.end())
+      out.push_back(info.method);
+  return out;
+}
+
 template <class S, class Guard = NoGuard>
-void register_solves(const std::string& scalar, long bits, std::initializer_list<Method> methods,
+void register_solves(const std::string& scalar, long bits, const std::vector<Method>& methods,
                      std::initializer_list<Shape> shapes, Budget (*budget)(Method, Shape), bool with_validate) {
   for (RankClass rc : {RankClass::Full, RankClass::Deficient})
     for (Shape shape : shapes) {
@@ -156,7 +167,7 @@ void register_solves(const std::string& scalar, long bits, std::initializer_list
         if (b == Budget::Once) bm->Iterations(1);
       };
       for (Method method : methods) {
-        if (method == Method::Kkt && rc == RankClass::Deficient) continue;
+        if (!method_info(method).capabilities.rank_deficient && rc == RankClass::Deficient) continue;
         add(method, Mode::Plain);
       }
       if (with_validate)

@@ -50,6 +50,7 @@ System<double> make_data(bool consistent, double kappa_A, double kappa_M, Random
 class Conditioning : public Study {
  public:
   std::string name() const override { return "conditioning"; }
+  bool compares_solvers() const override { return true; }
   std::string summary() const override {
     return "Forward error of q̈, Qᴺ, Qᵂ and λ against the exact solution as κ(A) and κ(M) sweep, "
            "for every method and precision, against the first-order bound u·(κ(B) + κ(M) + κ(B)²η).";
@@ -95,8 +96,8 @@ class Conditioning : public Study {
       const double bound_lambda = ref.kappa_A * bound;
       with_precision(precision, [&](auto tag) {
         using S = typename decltype(tag)::type;
-        for (const RegisteredSolver* solver : study_solvers<S>()) {
-          const Measured r = measure<S>(exact, ref, *solver, config.degradation);
+        for (const RegisteredSolver* solver : study_solvers<S>(config)) {
+          const Measured r = measure<S>(exact, ref, *solver);
           rows.push_back({cell.params.at("case"), num(ka), num(km), cell.params.at("seed"), num(long(kN)),
                           num(long(kM)), num(long(ref.rank)), num(ref.kappa_A), num(ref.kappa_M), num(ref.kappa_B),
                           num(ref.eta), precision, num(u), solver->name(), r.status, num(r.rank), num(r.err_qdd),

@@ -57,6 +57,7 @@ std::vector<long> bit_grid(Size size) {
 class PrecisionStudy : public Study {
  public:
   std::string name() const override { return "precision"; }
+  bool compares_solvers() const override { return true; }
   std::string summary() const override {
     return "Bits of MPFR precision needed for a target accuracy of q̈ as κ(A) grows to 1e40, for exact data "
            "rounded to the working precision, against log₂(κ/target).";
@@ -90,7 +91,7 @@ class PrecisionStudy : public Study {
       MpfrPrecision guard(p);
       const System<mpfr_real> sys = system_as<mpfr_real>(exact);
       const double u = std::ldexp(1.0, static_cast<int>(-p));
-      for (const RegisteredSolver* solver : study_solvers<mpfr_real>()) {
+      for (const RegisteredSolver* solver : study_solvers<mpfr_real>(config)) {
         Row row{num(k), cell.params.at("seed"), num(ref.kappa_B), num(ref.kappa_M), num(p), num(u), solver->name()};
         try {
           const Solution<mpfr_real> s = solver->solve(sys, Options<mpfr_real>{});

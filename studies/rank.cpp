@@ -29,12 +29,12 @@ namespace femc::studies {
 namespace {
 
 constexpr Index kN = 6, kM = 3;
-// The solvers of the rank study at S: those that declare a rank policy.
+// The solvers of the rank study at S: those that report the rank they decide.
 template <class S>
-std::vector<const RegisteredSolver*> rank_solvers() {
+std::vector<const RegisteredSolver*> rank_solvers(const StudyConfig& config) {
   std::vector<const RegisteredSolver*> out;
-  for (const RegisteredSolver* r : study_solvers<S>())
-    if (!r->capabilities().rank_policy.empty()) out.push_back(r);
+  for (const RegisteredSolver* r : study_solvers<S>(config))
+    if (r->capabilities().returns(outputs::rank)) out.push_back(r);
   return out;
 }
 
@@ -79,6 +79,7 @@ System<rational> rounded_to_double(const System<rational>& s) { return exact_sys
 class RankStudy : public Study {
  public:
   std::string name() const override { return "rank"; }
+  bool compares_solvers() const override { return true; }
   std::string summary() const override {
     return "σ_min(A) → 0 across each precision's rank threshold: the rank each method decides, its "
            "diagnostics, and the jump of q̈ where the pseudoinverse is discontinuous; and a redundant linkage "
@@ -101,8 +102,8 @@ class RankStudy : public Study {
     return out;
   }
 
-  std::vector<Row> run(const Cell& cell, const StudyConfig&) const override {
-    if (cell.params.count("rounded")) return run_rounded(std::stoi(cell.params.at("rounded")));
+  std::vector<Row> run(const Cell& cell, const StudyConfig& config) const override {
+    if (cell.params.count("rounded")) return run_rounded(std::stoi(cell.params.at("rounded")), config);
     const int k = std::stoi(cell.params.at("k"));
     std::vector<Row> rows;
     for (const std::string& precision : working_precisions()) {
@@ -115,7 +116,7 @@ class RankStudy : public Study {
         const double sigma_rel = ref.rank == kM ? 1 / ref.kappa_B : 0;
         const double u = static_cast<double>(unit_roundoff<S>());
         const System<S> sys = system_as<S>(exact);
-        for (const RegisteredSolver* solver : rank_solvers<S>()) {
+        for (const RegisteredSolver* solver : rank_solvers<S>(config)) {
           if (!not_accepted(solver->capabilities(), sys).empty()) continue;  // a system it does not take
           Row row{"sigma-sweep", num(k), num(std::ldexp(1.0, -k)), precision, num(u), num(long(ref.rank)),
                   num(sigma_rel), "exact", solver->name()};
@@ -155,7 +156,7 @@ class RankStudy : public Study {
   // precision; at face value the data have rank 6, which a precision keeps
   // when the sixth σ is 1000× clear of its tolerance ("either" inside that
   // band, as in the sweep).
-  std::vector<Row> run_rounded(int triple) const {
+  std::vector<Row> run_rounded(int triple, const StudyConfig& config) const {
     const System<rational> motion = rounded_linkage_motion(triple);
     const System<rational> rounded = rounded_to_double(motion);
     const ExactReference ref = exact_reference(rounded), ref_motion = exact_reference(motion);
@@ -167,7 +168,7 @@ class RankStudy : public Study {
         const double u = static_cast<double>(unit_roundoff<S>());
         const System<S> sys = system_as<S>(rounded);
         for (const DataPrecision data : {kExactData, kDoubleData}) {
-          for (const RegisteredSolver* solver : rank_solvers<S>()) {
+          for (const RegisteredSolver* solver : rank_solvers<S>(config)) {
             if (!not_accepted(solver->capabilities(), sys).empty()) continue;  // a system it does not take
             Row row{"rounded-linkage", num(long(triple)), num(sigma_rel), precision, num(u), num(long(ref.rank)),
                     num(sigma_rel), to_string(data), solver->name()};

@@ -1,13 +1,17 @@
 // `femc report --check DIR` / `--update-baseline DIR`: the regression gate.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <memory>
 #include <filesystem>
 #include <iostream>
 
 #include "../gate/regression_gate.hpp"
 #include "commands.hpp"
 #include "femc/errors.hpp"
+#include "femc/solvers/registry.hpp"
+#include "femc/verify/process_solver.hpp"
 
 namespace femc::cli {
 namespace {
@@ -17,7 +21,8 @@ struct ReportArgs {
   double factor = studies::kDefaultGateFactor;
   unsigned jobs = 1;
   std::string work;
-  std::string degrade = "none";
+  std::string solver, name;  // a solver outside femc (verify/PROTOCOL.md), gated against its own baseline
+  long timeout_ms = 10000;
 };
 
 // A fresh directory under $TMPDIR (or /tmp) for the quick runs, removed after.
@@ -45,17 +50,28 @@ int run(const ReportArgs& a) {
   if (a.check.empty() == a.update.empty())
     throw InputError("report", "give exactly one of --check DIR and --update-baseline DIR");
   if (!(a.factor >= 1)) throw InputError("factor", "must be ≥ 1, got " + std::to_string(a.factor));
-  studies::Degradation degradation;
-  if (a.degrade == "none") degradation = studies::Degradation::None;
-  else if (a.degrade == "normal-equations") degradation = studies::Degradation::NormalEquations;
-  else throw InputError("degrade", "'" + a.degrade.substr(0, 40) + "' is not none or normal-equations");
-  if (!a.update.empty() && degradation != studies::Degradation::None)
-    throw InputError("degrade", "a degraded solver never writes the baseline");
   // Read the baseline before the long run, so that a wrong path fails at once.
   studies::MetricSet baseline;
   if (!a.check.empty()) baseline = studies::read_baseline(a.check);
+  // A solver outside femc: registered at double, and the studies that compare
+  // solvers run for it alone (a process answers one call at a time: one job).
+  std::vector<std::string> only;
+  std::shared_ptr<verify::SolverProcess> process;
+  unsigned jobs = a.jobs;
+  if (!a.solver.empty()) {
+    process = std::make_shared<verify::SolverProcess>(a.solver, std::chrono::milliseconds(a.timeout_ms));
+    const std::string name = !a.name.empty() ? a.name : !process->handshake().name.empty() ? process->handshake().name : "solver";
+    const auto& p = process->handshake().precisions;
+    if (std::find(p.begin(), p.end(), "double") == p.end())
+      throw InputError("solver", "the gate runs a solver outside femc at double, which '" + name + "' does not declare");
+    solvers().add(verify::process_solver<double>(process, name, "double"));
+    only = {name};
+    jobs = 1;
+  } else if (!a.name.empty()) {
+    throw InputError("name", "names a --solver, and none is given");
+  }
   ScratchDir work(a.work);
-  const studies::MetricSet now = studies::run_quick_studies(work.path, a.jobs, degradation, isatty(STDERR_FILENO));
+  const studies::MetricSet now = studies::run_quick_studies(work.path, jobs, isatty(STDERR_FILENO), only);
   if (!a.update.empty()) {
     studies::write_baseline(a.update, now, studies::StudyConfig{}.seed);
     std::size_t count = 0;
@@ -82,9 +98,10 @@ std::function<int()> add_report_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--jobs", args->jobs, "Threads")->capture_default_str();
   cmd->add_option("--work", args->work, "Directory for the quick runs (default: a temporary one, removed after)");
-  cmd->add_option("--degrade", args->degrade,
-                  "Make the cod solver worse on purpose (normal-equations), to show the gate catches it")
-      ->capture_default_str();
+  cmd->add_option("--solver", args->solver,
+                  "Gate a solver outside femc (a command speaking verify/PROTOCOL.md) against its own baseline");
+  cmd->add_option("--name", args->name, "The --solver's name in the metrics (default: the name it declares)");
+  cmd->add_option("--timeout-ms", args->timeout_ms, "Per-call timeout of the --solver")->capture_default_str();
   return [args] { return with_exit_status([&] { return run(*args); }); };
 }
 

@@ -3,6 +3,7 @@
 // forward errors of every output of 002 (33) / 001 (15) and the LAPACK-style
 // scaled residual ratios (LAPACK's test programs flag a ratio ≥ 30).
 #include <Eigen/Cholesky>
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -28,35 +29,23 @@ struct Measured {
   static double nan() { return std::numeric_limits<double>::quiet_NaN(); }
 };
 
-// cod's q̈ through the normal equations (B Bᵀ)y = r: the classic way to lose
-// accuracy (κ(B)² in place of κ(B)). Used only to show that the regression
-// gate catches a worse solver (Degradation::NormalEquations).
-template <class S>
-Vector<S> normal_equations_qdd(const System<S>& sys) {
-  Eigen::LLT<Matrix<S>> chol(sys.M);
-  const auto L = chol.matrixL();
-  const Matrix<S> B = L.solve(sys.A.transpose()).transpose();
-  const Vector<S> a = L.solve(sys.Q), c = L.solve(sys.C);
-  const Eigen::LDLT<Matrix<S>> normal(Matrix<S>(B * B.transpose()));
-  const Vector<S> x = B.transpose() * normal.solve(Vector<S>(sys.b - B * a));
-  const Vector<S> w = c - B.transpose() * normal.solve(Vector<S>(B * c));
-  return L.transpose().solve(Vector<S>(a + x + w));
-}
-
 // The solvers a study runs at S: every floating solver of the registry
-// (femc/solvers/registry.hpp) that runs at S, in the registry's order. A
-// solver a program registers is studied without editing the study.
+// (femc/solvers/registry.hpp) that runs at S, in the registry's order, or
+// those of config.solvers when it names some. A solver a program registers
+// is studied without editing the study.
 template <class S>
-std::vector<const RegisteredSolver*> study_solvers() {
+std::vector<const RegisteredSolver*> study_solvers(const StudyConfig& config) {
   std::vector<const RegisteredSolver*> out;
-  for (const RegisteredSolver& r : solvers().all())
-    if (r.capabilities().arithmetic == Arithmetic::Floating && r.runs_at<S>()) out.push_back(&r);
+  for (const RegisteredSolver& r : solvers().all()) {
+    const bool named = config.solvers.empty() ||
+                       std::find(config.solvers.begin(), config.solvers.end(), r.name()) != config.solvers.end();
+    if (named && r.capabilities().arithmetic == Arithmetic::Floating && r.runs_at<S>()) out.push_back(&r);
+  }
   return out;
 }
 
 template <class S>
-Measured measure(const System<rational>& exact, const ExactReference& ref, const RegisteredSolver& solver,
-                 Degradation degradation = Degradation::None) {
+Measured measure(const System<rational>& exact, const ExactReference& ref, const RegisteredSolver& solver) {
   Measured out;
   const System<S> sys = system_as<S>(exact);
   if (const std::string why = not_accepted(solver.capabilities(), sys); !why.empty()) {
@@ -70,12 +59,9 @@ Measured measure(const System<rational>& exact, const ExactReference& ref, const
     out.status = std::string("method-error: ") + e.what();
     return out;
   }
-  if (degradation == Degradation::NormalEquations && solver.method() == Method::Cod) {
-    s.qdd = normal_equations_qdd(sys);
-    if (!all_finite(s.qdd)) {
-      out.status = "not finite";  // a singular B Bᵀ: the degraded solver fails outright
-      return out;
-    }
+  if (!all_finite(s.qdd)) {
+    out.status = "not finite";
+    return out;
   }
   // Only what the solver declares it returns is measured; the rest stays NaN.
   const Capabilities& caps = solver.capabilities();
@@ -84,7 +70,7 @@ Measured measure(const System<rational>& exact, const ExactReference& ref, const
   if (caps.returns(outputs::QN)) out.err_QN = relative_error(s.QN, r.QN);
   if (caps.returns(outputs::QW)) out.err_QW = relative_error(s.QW, r.QW);
   if (caps.returns(outputs::lambda)) out.err_lambda = relative_error(s.lambda, r.lambda);
-  if (!caps.rank_policy.empty()) out.rank = static_cast<long>(s.diagnostics.rank.rank);
+  if (caps.returns(outputs::rank)) out.rank = static_cast<long>(s.diagnostics.rank.rank);
   out.qdd_norm = static_cast<double>(s.qdd.norm());
 
   const double u = static_cast<double>(unit_roundoff<S>());

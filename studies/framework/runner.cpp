@@ -10,6 +10,8 @@
 #include <mpfr.h>
 
 #include <nlohmann/json.hpp>
+
+#include "femc/solvers/registry.hpp"
 #include <sstream>
 #include <thread>
 
@@ -109,7 +111,7 @@ json config_json(const Study& study, const StudyConfig& c) {
               {"commit", build_commit()},
               {"size", to_string(c.size)},
               {"seed", c.seed},
-              {"degradation", c.degradation == Degradation::None ? "none" : "normal-equations"}};
+              {"solvers", c.solvers.empty() ? json(solvers().names()) : json(c.solvers)}};
 }
 
 // A cell's file: a comment with its compute time, then the CSV.

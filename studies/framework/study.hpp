@@ -16,18 +16,12 @@ namespace femc::studies {
 
 enum class Size { Quick, Full };
 
-// Deliberate degradations of a solver, so that the regression gate can show
-// that it catches a worse solver (tests/CMakeLists.txt, label regression).
-// Never used by a normal run.
-enum class Degradation {
-  None,
-  NormalEquations,  // cod's q̈ through the normal equations B Bᵀ y = r (error ∝ κ(B)²)
-};
-
 struct StudyConfig {
   Size size = Size::Quick;
   unsigned long seed = 20261121;  // the base seed; each cell derives its own
-  Degradation degradation = Degradation::None;
+  // The registered solvers (femc/solvers/registry.hpp) the studies that
+  // compare solvers run; empty: every one.
+  std::vector<std::string> solvers;
 };
 
 // One point of a sweep. key is unique within the study and safe as a file
@@ -68,6 +62,9 @@ class Study {
   virtual std::vector<std::string> columns() const = 0;
   virtual std::vector<Cell> cells(const StudyConfig& config) const = 0;
   virtual std::vector<Row> run(const Cell& cell, const StudyConfig& config) const = 0;
+  // Whether it compares the registered solvers (StudyConfig::solvers): the
+  // studies the gate runs for a solver outside femc.
+  virtual bool compares_solvers() const { return false; }
   // The figures the regression gate compares, computed from the whole table.
   virtual std::vector<Metric> metrics(const Table& table) const = 0;
   // What the record lists as the study's precisions (names of scalar types).

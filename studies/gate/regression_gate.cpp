@@ -17,17 +17,26 @@ namespace femc::studies {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-MetricSet run_quick_studies(const std::string& work_dir, unsigned jobs, Degradation degradation, bool progress) {
-  MetricSet out;
+MetricSet run_quick_studies(const std::string& work_dir, unsigned jobs, bool progress,
+                            const std::vector<std::string>& only_solvers) {
   StudyConfig config;
   config.size = Size::Quick;
-  config.degradation = degradation;
+  config.solvers = only_solvers;
+  std::vector<const Study*> studies;
+  for (const auto& study : all_studies())
+    if (only_solvers.empty() || study->compares_solvers()) studies.push_back(study.get());
+  return run_studies(studies, config, work_dir, jobs, progress);
+}
+
+MetricSet run_studies(const std::vector<const Study*>& studies, const StudyConfig& config, const std::string& work_dir,
+                      unsigned jobs, bool progress) {
+  MetricSet out;
   RunOptions opt;
   opt.out_dir = work_dir;
   opt.jobs = jobs;
   opt.fresh = true;
   opt.progress = progress;
-  for (const auto& study : all_studies()) {
+  for (const Study* study : studies) {
     RunResult r = run_study(*study, config, opt);
     if (!r.assembled) throw MethodError(study->name() + ": the quick run did not assemble");
     const fs::path record = fs::path(work_dir) / study->name() / (study->name() + ".json");
@@ -85,6 +94,7 @@ GateVerdict compare(const MetricSet& baseline, const MetricSet& now, double fact
       }
       auto it = s->second.find(b.name);
       const double x = it->second.value;
+      if (!(factor * b.value > b.floor)) ++v.at_floor;
       // NaN now where the baseline had a number is worse (a result vanished).
       const bool worse = (std::isnan(x) && !std::isnan(b.value)) ||
                          (x > factor * (std::isnan(b.value) ? 0 : b.value) && x > b.floor);
@@ -113,7 +123,8 @@ void print_verdict(std::ostream& out, const GateVerdict& v, double factor) {
           << std::setw(10) << r << l.verdict << "\n";
     }
   }
-  out << v.compared << " metrics compared against the baseline, " << v.worse
+  out << v.compared << " metrics compared against the baseline (" << v.compared - v.at_floor << " guard "
+      << factor << " × their baseline, " << v.at_floor << " only their floor), " << v.worse
       << " worse (now > " << factor << " × baseline and above the metric's floor)";
   std::size_t fresh = 0;
   for (const auto& l : v.lines) fresh += l.verdict == "new";

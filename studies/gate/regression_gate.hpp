@@ -8,7 +8,8 @@
 // them exactly (every cell's data come from a fixed seed); another compiler,
 // flag or library changes the rounding and so the constants by small factors.
 // The default factor 10 (3.3 bits) leaves room for that and still catches a
-// real loss: the normal-equations degradation multiplies c by up to κ(B).
+// real loss: q̈ by the normal equations multiplies c by up to κ(B)
+// (tests/test_gate_catches_a_worse_solver.cpp).
 #include <map>
 #include <ostream>
 #include <string>
@@ -23,7 +24,15 @@ inline constexpr double kDefaultGateFactor = 10;
 using MetricSet = std::map<std::string, std::vector<Metric>>;  // study → metrics
 
 // Runs every study at quick size into work_dir (fresh) and collects the metrics.
-MetricSet run_quick_studies(const std::string& work_dir, unsigned jobs, Degradation degradation, bool progress);
+// Every registered solver is studied (femc/solvers/registry.hpp): a test can
+// wrap one to make it worse and see the gate catch it.
+// With only_solvers, the studies that compare solvers run for those alone.
+MetricSet run_quick_studies(const std::string& work_dir, unsigned jobs, bool progress,
+                            const std::vector<std::string>& only_solvers = {});
+
+// Runs the given studies with config into work_dir (fresh) and collects their metrics.
+MetricSet run_studies(const std::vector<const Study*>& studies, const StudyConfig& config, const std::string& work_dir,
+                      unsigned jobs, bool progress);
 
 // Reads DIR/metrics.json; throws InputError("baseline", …) when absent or malformed.
 MetricSet read_baseline(const std::string& dir);
@@ -36,6 +45,10 @@ struct GateVerdict {
   };
   std::vector<Line> lines;  // only what is not ok
   std::size_t compared = 0, worse = 0;
+  // Metrics whose threshold is their floor (factor × baseline ≤ floor): they
+  // guard against crossing the floor (a new failure, an error above its
+  // theory line), not against a loss below it.
+  std::size_t at_floor = 0;
   bool passed() const { return worse == 0; }
 };
 

@@ -284,7 +284,7 @@ def plot_conditioning(reports):
                 ax.scatter([r["kappa_B"] for r in sel], np.clip(y, lo, hi), s=26, alpha=0.85, zorder=3,
                            **hollow(solver_style(m), filled))
         dropped = [r for r in ok if r["precision"] == p and r["log10_kappa_M_target"] == km
-                   and r["rank_decided"] != r["rank"] and positive(r["kappa_B"]) and math.isfinite(r["err_qdd"])]
+                   and r["rank_decided"] >= 0 and r["rank_decided"] != r["rank"] and positive(r["kappa_B"]) and math.isfinite(r["err_qdd"])]
         if dropped:
             ax.scatter([r["kappa_B"] for r in dropped], np.clip([r["err_qdd"] for r in dropped], lo, hi),
                        marker="x", s=70, color="red", linewidths=1.6, zorder=4)
@@ -370,7 +370,7 @@ def _conditioning_by_method(ok, methods, precisions, kms, xlim, column, path, yl
                     ax.scatter([r["kappa_B"] for r in sel], np.where(y > 0, y, floor), s=22, alpha=0.8, zorder=3,
                                **hollow(dict(color=PRECISION_COLOR.get(p, "0.3"), marker=km_marker[km]), filled))
         if mark_drops:
-            dropped = [r for r in ok if r["method"] == m and r["rank_decided"] != r["rank"]
+            dropped = [r for r in ok if r["method"] == m and r["rank_decided"] >= 0 and r["rank_decided"] != r["rank"]
                        and positive(r["kappa_B"]) and positive(r[column])]
             if dropped:
                 ax.scatter([r["kappa_B"] for r in dropped], [r[column] for r in dropped], marker="x", s=70,

@@ -5,7 +5,7 @@
 // codes, q̈ and Qᶜ only:
 //   (A M⁻¹Aᵀ) λ = b − A M⁻¹(Q + C),   q̈ = M⁻¹(Q + C + Aᵀλ),   Qᶜ = C + Aᵀλ
 // (004 (23); with C, 002 (33) at full row rank, where Qᴺ + Qᵂ = C + Aᵀλ).
-// It declares what it is: q̈ and Qᶜ only, full row rank only (it refuses a
+// It declares what it is: q̈, Qᶜ and its rank only, full row rank only (it refuses a
 // rank-deficient A with MethodError), W accepted (it cannot matter at full
 // row rank, 001 (44)–(47)); double and float128.
 #include <Eigen/Cholesky>
@@ -29,6 +29,8 @@ Solution<S> schur_solve(const System<S>& sys, const Options<S>&) {
     Eigen::ColPivHouseholderQR<Matrix<S>> qr(sys.A.transpose());
     qr.setThreshold(S(16 * (n + m)) * Eigen::NumTraits<S>::epsilon());
     if (qr.rank() < m) throw MethodError("schur: A has rank " + std::to_string(qr.rank()) + " < m = " + std::to_string(m));
+    s.diagnostics.rank.rank = qr.rank();
+    s.diagnostics.rank.tol = qr.threshold();
     const Matrix<S> G = sys.A * chol.solve(Matrix<S>(sys.A.transpose()));
     const Vector<S> lambda = Eigen::LDLT<Matrix<S>>(G).solve(Vector<S>(sys.b - sys.A * a));
     s.Qc += sys.A.transpose() * lambda;
@@ -39,7 +41,7 @@ Solution<S> schur_solve(const System<S>& sys, const Options<S>&) {
 
 inline RegisteredSolver schur_solver() {
   Capabilities caps;
-  caps.outputs = outputs::qdd | outputs::constraint_force;
+  caps.outputs = outputs::qdd | outputs::constraint_force | outputs::rank;
   caps.rank_deficient = false;
   caps.rank_policy = "pivoted QR of Aᵀ, threshold 16(n + m)ε";
   RegisteredSolver r("schur", "Schur-complement q̈ of rigid-body codes (a test solver)", caps);

@@ -7,7 +7,10 @@
   violated claims named, and each counterexample file is a `femc solve`
   input on which the wrong answer differs from femc's exact one;
 - bad input (a solver that does not exist, an unknown claim) exits 2 and
-  writes no report.
+  writes no report;
+- the regression gate works for a solver outside femc against its own
+  baseline: numpy-pinv passes its own, and the wrong solver, under the same
+  name, is worse.
 
     check_examples.py FEMC SOURCE_DIR WORK_DIR
 """
@@ -81,4 +84,16 @@ for args, name in ((["--solver", "/nonexistent/solver"], "solver"),
     if os.path.isdir(out) and any(not e.startswith(".") for e in os.listdir(out)):
         fail(f"bad {name}: a report was written: {os.listdir(out)}")
     print(f"bad {name}: exit 2: {r.stderr.strip()}")
+# 4. The gate for a solver outside femc, against that solver's own baseline.
+gate = os.path.join(work, "gate")
+pinv = f"{python} {os.path.join(solvers, 'numpy_pinv.py')}"
+wrong = f"{python} {os.path.join(solvers, 'wrong_solver.py')}"
+for args, expected in ((["--update-baseline", gate, "--solver", pinv], 0), (["--check", gate, "--solver", pinv], 0),
+                       (["--check", gate, "--solver", wrong, "--name", "numpy-pinv"], 1)):
+    r = subprocess.run([femc, "report", *args], capture_output=True, text=True)
+    print(f"femc report {args[0]} ({os.path.basename(args[3].split()[-1])}): exit {r.returncode}")
+    if r.returncode != expected:
+        fail(f"expected exit {expected}\n{r.stdout}\n{r.stderr}")
+    if expected == 1 and "numpy-pinv" not in r.stdout:
+        fail(f"the gate does not name the solver:\n{r.stdout}")
 print("OK")

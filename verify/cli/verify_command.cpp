@@ -14,6 +14,7 @@
 // (counterexamples/<claim>.json). Exit 0 when every applicable claim
 // passes, 1 when one fails, 2 for bad input (nothing written).
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -32,6 +33,8 @@
 #include "femc/verify/process_solver.hpp"
 #include "femc/verify/run_claims.hpp"
 #include "femc/verify/system_json.hpp"
+#include "framework/study.hpp"
+#include "gate/regression_gate.hpp"
 #include "verify_command.hpp"
 
 namespace femc::cli {
@@ -42,7 +45,7 @@ using verify::ClaimOutcome;
 using verify::Verdict;
 
 struct VerifyArgs {
-  std::string solver, name, precision = "double", claims, out = "verify-report";
+  std::string solver, name, precision = "double", claims, out = "verify-report", studies = "conditioning";
   int cases = 100;
   unsigned long seed = 20261123;
   long timeout_ms = 10000;
@@ -73,6 +76,57 @@ struct RemoveStderr {
   }
 } remove_stderr_at_exit;
 
+// The studies that compare solvers, for the solver beside cod on the same
+// data, run into dir/studies: their CSV, their plots (the theory lines drawn
+// by studies/plots/plot_studies.py, when it and matplotlib are found) and
+// the solver's own gate metrics (dir/studies/metrics.json, a baseline for
+// `femc report --check DIR --solver CMD`). Returns the report's lines.
+std::vector<std::string> run_studies(const std::vector<std::string>& names, const std::string& solver,
+                                     const fs::path& dir) {
+  std::vector<std::string> lines;
+  if (names.empty()) return lines;
+  studies::StudyConfig config;
+  config.solvers = {solver, "cod"};
+  std::vector<const studies::Study*> list;
+  for (const std::string& n : names) list.push_back(&studies::find_study(n));
+  const fs::path sdir = dir / "studies";
+  fs::create_directories(sdir);
+  const studies::MetricSet all = studies::run_studies(list, config, sdir.string(), 1, false);
+  studies::MetricSet own;  // the solver's metrics alone
+  std::size_t count = 0;
+  for (const auto& [study, metrics] : all)
+    for (const studies::Metric& m : metrics)
+      if (m.name.find("/" + solver + "/") != std::string::npos) own[study].push_back(m), ++count;
+  studies::write_baseline(sdir.string(), own, config.seed);
+  for (const std::string& n : names) {
+    const std::size_t k = own.count(n) ? own.at(n).size() : 0;
+    lines.push_back("- `" + n + "` (quick): `studies/" + n + "/" + n + ".csv`, " + std::to_string(k) +
+                    " metrics of the solver" + (k ? "" : " (it has no rows here: the study needs what it does not declare)"));
+  }
+  lines.push_back("- the solver's gate metrics: `studies/metrics.json` (" + std::to_string(count) +
+                  "), a baseline for `femc report --check <this report>/studies --solver …`");
+  const char* env = std::getenv("FEMC_PLOT_SCRIPT");
+  const std::string script = env && *env ? env : FEMC_PLOT_SCRIPT;
+  if (!fs::exists(script)) {
+    lines.push_back("- plots: not drawn (no plot_studies.py at " + script + "; set FEMC_PLOT_SCRIPT)");
+    return lines;
+  }
+  std::string cmd = "/usr/bin/python3 '" + script + "' '" + sdir.string() + "'";
+  for (const std::string& n : names) cmd += " " + n;
+  cmd += " > '" + (sdir / "plots.log").string() + "' 2>&1";
+  if (std::system(cmd.c_str()) != 0) {
+    lines.push_back("- plots: not drawn (plot_studies.py failed, see studies/plots.log)");
+    return lines;
+  }
+  for (const std::string& n : names)
+    for (const auto& e : fs::directory_iterator(sdir / n))
+      if (e.path().extension() == ".png") {
+        const std::string rel = "studies/" + n + "/" + e.path().filename().string();
+        lines.push_back("\n![" + rel + "](" + rel + ")");
+      }
+  return lines;
+}
+
 // The report, written to a fresh directory that replaces DIR/<name> at the end.
 void write_report(const VerifyArgs& a, const std::string& name, const verify::SolverProcess& process,
                   const std::string& precision_label, double u, const std::vector<ClaimOutcome>& outcomes) {
@@ -80,6 +134,7 @@ void write_report(const VerifyArgs& a, const std::string& name, const verify::So
   const fs::path tmp = fs::path(a.out) / ("." + name + ".tmp-" + std::to_string(::getpid()));
   fs::remove_all(tmp);
   fs::create_directories(tmp / "counterexamples");
+  const std::vector<std::string> study_lines = run_studies(split_list(a.studies), name, tmp);
   const verify::Handshake& h = process.handshake();
   const Capabilities& caps = h.capabilities;
   nlohmann::ordered_json doc;
@@ -165,6 +220,11 @@ void write_report(const VerifyArgs& a, const std::string& name, const verify::So
     md << "\nEach counterexample reproduces with `femc solve counterexamples/<claim>.json --precision "
        << precision_label << "` beside the solver's own answer.\n";
   }
+  if (!study_lines.empty()) {
+    md << "\n## Studies\n\nThe solver beside femc's cod on the same data (cod at every precision of the study, the "
+          "solver at " << precision_label << "), with the theory lines of the study:\n\n";
+    for (const std::string& l : study_lines) md << l << "\n";
+  }
   md.close();
   fs::remove_all(final_dir);
   fs::rename(tmp, final_dir);
@@ -196,6 +256,16 @@ int run(const VerifyArgs& a) {
   const std::vector<const prop::ClaimProperty*> claims = verify::select_claims(split_list(a.claims));
   if (a.cases < 1 || a.cases > 100000) throw InputError("cases", "must be 1 to 100000, not " + std::to_string(a.cases));
   if (a.timeout_ms < 1) throw InputError("timeout-ms", "must be positive, not " + std::to_string(a.timeout_ms));
+  for (const std::string& s : split_list(a.studies)) {
+    std::string choices;
+    bool known = false;
+    for (const auto& study : studies::all_studies())
+      if (study->compares_solvers()) {
+        choices += (choices.empty() ? "" : ", ") + study->name();
+        known = known || study->name() == s;
+      }
+    if (!known) throw InputError("studies", "'" + s.substr(0, 40) + "' is not a study that compares solvers (" + choices + ")");
+  }
   const std::string& p = a.precision;
   std::optional<long> bits = mpfr_bits(p);
   if (p != "double" && p != "float128" && p != "exact" && !bits)
@@ -240,6 +310,8 @@ std::function<int()> add_verify_command(CLI::App& app) {
   cmd->add_option("--precision", args->precision, "double (default), float128, exact, or MPFR bits");
   cmd->add_option("--claims", args->claims, "claim IDs or property names, comma-separated (default: all)");
   cmd->add_option("--cases", args->cases, "cases per claim (default 100)");
+  cmd->add_option("--studies", args->studies,
+                  "studies that compare solvers, comma-separated (default conditioning; \"\" for none)");
   cmd->add_option("--seed", args->seed, "RapidCheck's seed (default 20261123)");
   cmd->add_option("--timeout-ms", args->timeout_ms, "per-call timeout of the solver (default 10000)");
   cmd->add_option("-o,--out", args->out, "the report's parent directory (default verify-report)");

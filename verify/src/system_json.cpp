@@ -25,7 +25,12 @@ std::string system_json(const SystemText& t, const std::string& name, const std:
   if (!t.C.empty()) doc["C"] = t.C;
   if (!t.W.empty()) doc["W"] = matrix(t.W, t.m, t.m);
   if (!t.data_precision.empty()) doc["data_precision"] = t.data_precision;
-  return doc.dump(name.empty() && description.empty() ? -1 : 2);
+  if (name.empty() && description.empty()) return doc.dump();
+  // A file for people: a key per line, each value compact (a matrix on one line).
+  std::string out = "{";
+  for (auto it = doc.begin(); it != doc.end(); ++it)
+    out += std::string(it == doc.begin() ? "\n" : ",\n") + "  " + json(it.key()).dump() + ": " + it.value().dump();
+  return out + "\n}";
 }
 
 }  // namespace femc::verify

@@ -74,7 +74,8 @@ std::string SolverRegistry::names() const {
 std::string describe_outputs(unsigned bits) {
   static const std::pair<unsigned, const char*> names[] = {
       {outputs::qdd, "q̈"},      {outputs::constraint_force, "Qᶜ"}, {outputs::QN, "Qᴺ"},   {outputs::QW, "Qᵂ"},
-      {outputs::lambda, "λ"}, {outputs::Gg_min, "G_g"},             {outputs::delta, "‖δ‖²"}};
+      {outputs::lambda, "λ"}, {outputs::Gg_min, "G_g"},             {outputs::delta, "‖δ‖²"},
+      {outputs::rank, "rank"}};
   std::string s;
   for (const auto& [bit, name] : names)
     if (bits & bit) s += (s.empty() ? "" : ", ") + std::string(name);

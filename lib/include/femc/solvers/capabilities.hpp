@@ -22,7 +22,8 @@ enum : unsigned {
   lambda = 1u << 4,        // λ (minimum norm)
   Gg_min = 1u << 5,        // G_g at the minimum
   delta = 1u << 6,         // ‖δ‖² = min ‖Az − b‖²_W
-  all = (1u << 7) - 1,
+  rank = 1u << 7,          // the rank it decided, with its tolerance (Diagnostics::rank)
+  all = (1u << 8) - 1,
 };
 }  // namespace outputs
 

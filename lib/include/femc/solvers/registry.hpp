@@ -85,6 +85,9 @@ class SolverRegistry {
   const RegisteredSolver* find(const std::string& name) const;
   // Throws InputError("solver", …) naming the registered solvers.
   const RegisteredSolver& get(const std::string& name) const;
+  // The same, to change: a program that wraps a registered solver (a test
+  // that makes one worse on purpose and sees the gate catch it).
+  RegisteredSolver& edit(const std::string& name) { return const_cast<RegisteredSolver&>(get(name)); }
   std::string names() const;
 
  private:
