@@ -8,7 +8,7 @@
 #   make asan     the same suite under AddressSanitizer + UBSan (CI runs it too)
 #   make bench    build bench/ (Google Benchmark), run it on one thread, write reports/performance.md
 JOBS ?= 2
-FEMC := build/release/lib/femc
+FEMC := build/release/cli/femc
 
 .PHONY: all deps build build-cli report test asan bench clean
 

@@ -17,7 +17,9 @@ endif()
 find_library(QUADMATH_LIBRARY NAMES quadmath libquadmath.so.0 REQUIRED)
 find_package(nlohmann_json 3.11 REQUIRED)
 find_package(CLI11 REQUIRED)
+# RapidCheck runs the claims: in the property tests and in femc::verify
+# (femc verify, downstream checks), so always.
+find_package(rapidcheck CONFIG REQUIRED)  # no version file in Debian's package
 if(FEMC_BUILD_TESTS)
   find_package(GTest REQUIRED)
-  find_package(rapidcheck CONFIG REQUIRED)  # no version file in Debian's package
 endif()

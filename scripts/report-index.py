@@ -91,7 +91,7 @@ def joined(parts):
 
 def conditioning_text(rows):
     ok = [r for r in rows if r["status"] == "ok"]
-    methods = ps.ordered((r["method"] for r in rows), ps.METHODS)
+    methods = ps.solvers_of(rows)
     kms = sorted(set(r["log10_kappa_M_target"] for r in rows))
     km0, km1 = kms[0], kms[-1]
 
@@ -316,7 +316,7 @@ def rank_rounded_text(rows):
 
 def rank_text(rows):
     rows, rounded = ps.rank_cases(rows)
-    methods = ps.ordered((r["method"] for r in rows), ps.METHODS)
+    methods = ps.solvers_of(rows)
     drops = ps.rank_drops(rows, "cod")
     sel = [r for r in rows if r["method"] == "cod" and r["status"] == "ok" and r["rank_decided"] == r["exact_rank"]
            and r["exact_rank"] == max(x["exact_rank"] for x in rows) and r["sigma"] <= 2 ** -8
@@ -437,7 +437,7 @@ def perturbed_text(rows):
 
 
 def precision_text(rows):
-    methods = ps.ordered((r["method"] for r in rows), ps.METHODS)
+    methods = ps.solvers_of(rows)
     table, kappa = ps.precision_bits_table(rows)
     max_bits = max(r["bits"] for r in rows)
     step = min(np.diff(sorted(set(r["bits"] for r in rows))), default=0)
@@ -756,7 +756,7 @@ def baseline_section(reports):
 
 def reproduce_section():
     return ["## Reproduce", "",
-            "`femc` is `build/release/lib/femc` after a build.", "",
+            "`femc` is `build/release/cli/femc` after a build.", "",
             "```sh",
             "make report                                  # build, then regenerate everything here (Makefile: report)",
             "femc study --list                            # the studies",
@@ -785,7 +785,7 @@ def examples_section(reports):
             table.setdefault(parts[0], {}).setdefault(parts[1], {})[parts[2]] = f
         elif not f.startswith("."):
             other.append(f)
-    methods = ps.ordered((m for s in table.values() for p in s.values() for m in p), ["exact"] + ps.METHODS)
+    methods = ps.ordered(dict.fromkeys(m for s in table.values() for p in s.values() for m in p), ["exact"])
     prec_order = ["exact", "double", "long-double", "float128", "dd", "qd", "113", "256"]
     if table:
         out += ["| system | precision | " + " | ".join(methods) + " |", "|---|---|" + "---|" * len(methods)]

@@ -4,12 +4,17 @@
 # summary table on stdout. Usage: solve-examples.sh FEMC EXAMPLES_DIR OUT_DIR
 set -euo pipefail
 femc=$1 examples=$2 out=$3
+# femc's methods by arithmetic, from the one list (lib/include/femc/methods/list.hpp).
+list="$(dirname "$0")/../lib/include/femc/methods/list.hpp"
+methods_of() { sed -n "s/^  X(\([a-z_0-9]*\), [A-Za-z0-9]*, $1,.*/\1/p" "$list" | tr '\n' ' '; }
+floating=$(methods_of Floating) exact=$(methods_of Exact)
+[ -n "$floating" ] && [ -n "$exact" ] || { echo "solve-examples: no method read from $list" >&2; exit 2; }
 mkdir -p "$out"
 printf '%-24s %-12s %-10s %s\n' system precision method "qdd[0]"
 for sys in "$examples"/*.json; do
   name=$(basename "$sys" .json)
   for precision in exact double long-double float128 dd qd 113 256; do
-    if [ "$precision" = exact ]; then methods=exact; else methods="literal cod kkt nullspace"; fi
+    if [ "$precision" = exact ]; then methods=$exact; else methods=$floating; fi
     for method in $methods; do
       file="$out/$name.$precision.$method.json"
       if "$femc" solve "$sys" --precision "$precision" --method "$method" -o "$file" 2>"$out/.err"; then
