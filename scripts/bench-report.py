@@ -10,13 +10,28 @@ which is less disturbed than wall time by other jobs on the machine.
 import argparse
 import datetime
 import json
+import os
+import re
 import subprocess
+import sys
 from collections import defaultdict
 
 UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
 SHAPES = ["10x4", "50x20", "200x80", "1000x400"]
 RANKS = ["full", "deficient"]
-METHODS = ["cod", "kkt", "nullspace", "literal"]
+def listed_methods():
+    """femc's floating methods, cod (the default, the anchor of every ratio) first, then in the order of the one
+    list, lib/include/femc/methods/list.hpp."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "include", "femc", "methods",
+                        "list.hpp")
+    with open(path) as f:
+        names = re.findall(r"^  X\(([a-z_0-9]+), [A-Za-z0-9]+, Floating,", f.read(), re.M)
+    if "cod" not in names:
+        sys.exit(f"bench-report: no method read from {path}")
+    return ["cod"] + [m for m in names if m != "cod"]
+
+
+METHODS = listed_methods()
 SCALARS = ["double", "long-double", "float128", "dd", "qd", "mpfr106", "mpfr212", "mpfr256", "exact"]
 BITS_OF = {"mpfr106": 106, "mpfr212": 212, "mpfr256": 256}
 # Rows of method cod registered with with_validate (double and mpfr256 only):
@@ -366,12 +381,12 @@ def double_table(r):
            "workspaces preallocated, checked once against cod (column *anchor Δ*: ‖q̈_LAPACK − q̈_cod‖/‖q̈_cod‖).",
            ""]
     for rank in RANKS:
-        out += [f"**{rank}**", "", "| shape | cod | " + " | ".join(COD_VARIANTS) + " | kkt | nullspace | literal | "
-                "dgelsd | dgelsy | anchor Δ (gelsd, gelsy) |", "|---|---|" + "---|" * len(COD_VARIANTS) + "---|" * 6]
+        out += [f"**{rank}**", "", "| shape | cod | " + " | ".join(COD_VARIANTS + METHODS[1:]) + " | "
+                "dgelsd | dgelsy | anchor Δ (gelsd, gelsy) |", "|---|---|" + "---|" * len(COD_VARIANTS) + "---|" * (len(METHODS) - 1 + 3)]
         for shape in SHAPES:
             cod = r.t("double", "cod", rank, shape)
             cells = []
-            for method in ["cod"] + COD_VARIANTS + ["kkt", "nullspace", "literal"]:
+            for method in ["cod"] + COD_VARIANTS + METHODS[1:]:
                 t = r.t("double", method, rank, shape)
                 b = r.femc.get(("double", method, rank, shape))
                 mark = "†" if b and not b.get("warm", 1) else ""
