@@ -23,41 +23,51 @@ void register_test(const std::string& suite, const std::string& name, std::funct
                         [body]() -> testing::Test* { return new PropertyTest(body); });
 }
 
-// One test of claim p for solver r at S, if r runs at S.
+// One test of claim p for solver r at S, if r runs at S and the claim
+// applies (the ones that do not are listed by ClaimApplicability).
 template <class S>
-void register_at(const ClaimProperty& p, const RegisteredSolver& r, const char* precision, const std::string& skip,
-                 long mpfr_bits = 0) {
-  if (!r.runs_at<S>()) return;
-  const std::string name = r.name() + "." + precision;
-  std::string reason = skip;
-  if (reason.empty() && !p.at<S>()) reason = "the check takes square roots, which exact arithmetic has not";
-  if (!reason.empty()) {
-    register_test(p.suite, name, [reason] { GTEST_SKIP() << "not applicable: " << reason; });
-    return;
-  }
+void register_at(const ClaimProperty& p, const RegisteredSolver& r, const char* precision, long mpfr_bits = 0) {
+  if (!r.runs_at<S>() || !not_applicable_at<S>(p, r.capabilities(), r.method() == Method::Cod).empty()) return;
   const ClaimProperty* claim = &p;
   const RegisteredSolver* solver = &r;
-  register_test(p.suite, name, [claim, solver, mpfr_bits] {
+  register_test(p.suite, r.name() + "." + precision, [claim, solver, mpfr_bits] {
     std::optional<MpfrPrecision> bits;
     if (mpfr_bits) bits.emplace(mpfr_bits);
     rc::detail::checkGTest([&] { claim->at<S>()(registered_solver<S>(*solver)); });
   });
 }
 
+// The claims that do not apply to r at S, as "G10_DependentConstraints (why)".
+template <class S>
+std::vector<std::string> not_applicable_to(const RegisteredSolver& r) {
+  std::vector<std::string> out;
+  if (!r.runs_at<S>()) return out;
+  for (const ClaimProperty& p : claim_properties()) {
+    const std::string why = not_applicable_at<S>(p, r.capabilities(), r.method() == Method::Cod);
+    if (!why.empty()) out.push_back(p.suite + " (" + why + ")");
+  }
+  return out;
+}
+
 }  // namespace
+
+std::vector<std::string> not_applicable_claims(const RegisteredSolver& r) {
+  std::vector<std::string> out;
+  for (const auto& part : {not_applicable_to<double>(r), not_applicable_to<float128>(r),
+                           not_applicable_to<mpfr_real>(r), not_applicable_to<rational>(r)})
+    for (const std::string& s : part)
+      if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  return out;
+}
 
 void register_properties(const std::vector<std::string>& only) {
   for (const RegisteredSolver& r : solvers().all()) {
     if (!only.empty() && std::find(only.begin(), only.end(), r.name()) == only.end()) continue;
-    const bool is_cod = r.method() == Method::Cod;
     for (const ClaimProperty& p : claim_properties()) {
-      // Not a claim about this solver at all: not listed.
-      if ((p.needs.decomposition_fact && !is_cod) || (p.needs.refusal && r.capabilities().rank_deficient)) continue;
-      const std::string skip = not_applicable(p.needs, r.capabilities(), is_cod);
-      register_at<double>(p, r, "double", skip);
-      register_at<float128>(p, r, "float128", skip);
-      register_at<mpfr_real>(p, r, "mpfr256", skip, 256);
-      register_at<rational>(p, r, "exact", skip);
+      register_at<double>(p, r, "double");
+      register_at<float128>(p, r, "float128");
+      register_at<mpfr_real>(p, r, "mpfr256", 256);
+      register_at<rational>(p, r, "exact");
     }
   }
 }

@@ -4,8 +4,9 @@
 // registry (femc/solvers/registry.hpp), at every precision it runs at
 // (double, float128, MPFR 256 bits, exact). A claim runs on the systems and
 // outputs the solver declares (claims.hpp, accepted_by); where it needs more
-// it is registered as skipped, with the reason. A solver that refuses
-// rank-deficient A is checked to refuse them cleanly
+// it is not registered, and not_applicable_claims() says why (the test
+// ClaimApplicability pins these lists for femc's methods). A solver that
+// refuses rank-deficient A is checked to refuse them cleanly
 // (RankDeficientRefused.<solver>.<precision>).
 #include <string>
 #include <vector>
@@ -17,5 +18,9 @@ namespace femc::prop {
 // Registers the tests; only for the solvers named in `only` when it is not
 // empty. Call from main, after InitGoogleTest and after adding solvers.
 void register_properties(const std::vector<std::string>& only = {});
+
+// The claims that do not apply to a solver at some precision it runs at, as
+// "<suite> (<why>)", without repeats.
+std::vector<std::string> not_applicable_claims(const RegisteredSolver& r);
 
 }  // namespace femc::prop

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "femc/errors.hpp"
+#include "femc/verify/exact_data.hpp"
 #include "femc/linalg.hpp"
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/float128.hpp"
@@ -106,28 +107,14 @@ Vector<rational> to_rational(const Vector<S>& x) {
   return r;
 }
 
-// A rational rounded once to S (through the "p/q" text path of user input).
-template <class S>
-S from_rational(const rational& x) {
-  return ScalarTraits<S>::parse(x.str());
+// A rational (scalar, vector, matrix) rounded once to S through the "p/q"
+// text path of user input, as the claims read their exact data
+// (femc/verify/exact_data.hpp).
+template <class S, class X>
+auto from_rational(const X& x) {
+  return prop::convert<S>(x);
 }
-
-template <class S>
-Matrix<S> from_rational(const Matrix<rational>& X) {
-  Matrix<S> Y(X.rows(), X.cols());
-  for (Index j = 0; j < X.cols(); ++j)
-    for (Index i = 0; i < X.rows(); ++i) Y(i, j) = from_rational<S>(X(i, j));
-  return Y;
-}
-
-template <class S>
-Vector<S> from_rational(const Vector<rational>& x) {
-  Vector<S> y(x.size());
-  for (Index i = 0; i < x.size(); ++i) y(i) = from_rational<S>(x(i));
-  return y;
-}
-
-inline double to_double(const rational& x) { return x.convert_to<double>(); }
+using prop::to_double;
 
 // ‖v‖₂ of an exact vector, to double accuracy.
 double norm2(const Vector<rational>& v);

@@ -32,8 +32,7 @@ System<rational> exact_system(const System<S>& s) {
 
 template <class S>
 System<S> system_as(const System<rational>& s) {
-  return System<S>{from_rational<S>(s.M), from_rational<S>(s.A), from_rational<S>(s.b),
-                   from_rational<S>(s.Q), from_rational<S>(s.C), from_rational<S>(s.W)};
+  return from_rational<S>(s);
 }
 
 // Frobenius norm of an exact matrix, to double accuracy.

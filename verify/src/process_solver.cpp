@@ -125,7 +125,7 @@ void SolverProcess::start() {
   Handshake hs;
   hs.name = j.value("name", std::string());
   Capabilities& c = hs.capabilities;
-  c.outputs = outputs::qdd | outputs::constraint_force;
+  c.outputs = outputs::qdd;
   if (j.contains("outputs")) {
     if (!j["outputs"].is_array()) fault("handshake: \"outputs\" must be an array", &Counts::protocol_errors);
     for (const json& o : j["outputs"]) {
@@ -142,6 +142,9 @@ void SolverProcess::start() {
     if (!j[key].is_boolean()) fault(std::string("handshake: \"") + key + "\" must be true or false", &Counts::protocol_errors);
     into = j[key].get<bool>();
   };
+  // Qᶜ is an output of its own only when it comes from the answer's Qᴺ and
+  // Qᵂ: derived from q̈ (M q̈ − Q) it would let E4's M Δq̈ = Qᶜ pass for any q̈.
+  if (c.returns(outputs::QN | outputs::QW)) c.outputs |= outputs::constraint_force;
   flag("rank_deficient", c.rank_deficient);
   flag("weighted", c.weighted);
   flag("working_forces", c.working_forces);
@@ -197,12 +200,12 @@ std::string SolverProcess::read_line() {
     const ssize_t got = ::read(from_child_, chunk, sizeof chunk);
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) {
+      // End of its output: name how it ended if it has already (stop() reaps it either way).
       int status = 0;
       std::string how = "closed its output";
       if (::waitpid(pid_, &status, WNOHANG) == pid_) {
         how = WIFSIGNALED(status) ? "crashed (signal " + std::to_string(WTERMSIG(status)) + ")"
                                   : "exited with status " + std::to_string(WEXITSTATUS(status));
-        pid_ = -pid_;  // reaped
         ::close(to_child_);
         ::close(from_child_);
         pid_ = to_child_ = from_child_ = -1;
@@ -303,6 +306,7 @@ RegisteredSolver process_solver(const std::shared_ptr<SolverProcess>& process, c
     if (c.returns(outputs::QN)) s.QN = read_vector<S>(a.QN, "QN");
     if (c.returns(outputs::QW)) s.QW = read_vector<S>(a.QW, "QW");
     if (c.returns(outputs::lambda)) s.lambda = read_vector<S>(a.lambda, "lambda");
+    // Qᶜ = Qᴺ + Qᵂ when given; else M q̈ − Q, filled in but not declared (see the handshake).
     s.Qc = c.returns(outputs::QN | outputs::QW) ? Vector<S>(s.QN + s.QW) : Vector<S>(sys.M * s.qdd - sys.Q);
     return s;
   });

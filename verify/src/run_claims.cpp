@@ -47,8 +47,7 @@ std::vector<ClaimOutcome> run_claims(const std::vector<const prop::ClaimProperty
     ClaimOutcome o;
     o.suite = p->suite;
     o.id = p->id();
-    o.detail = prop::not_applicable(p->needs, solver.capabilities(), is_cod);
-    if (o.detail.empty() && !p->at<S>()) o.detail = "the check takes square roots, which exact arithmetic has not";
+    o.detail = prop::not_applicable_at<S>(*p, solver.capabilities(), is_cod);
     if (!o.detail.empty()) {
       out.push_back(o);
       continue;

@@ -60,6 +60,17 @@ const RegisteredSolver* SolverRegistry::find(const std::string& name) const {
   return nullptr;
 }
 
+RegisteredSolver* SolverRegistry::find(const std::string& name) {
+  for (RegisteredSolver& s : solvers_)
+    if (s.name() == name) return &s;
+  return nullptr;
+}
+
+RegisteredSolver& SolverRegistry::edit(const std::string& name) {
+  if (RegisteredSolver* s = find(name)) return *s;
+  throw InputError("solver", "unknown solver '" + name.substr(0, 64) + "' (" + names() + ")");
+}
+
 const RegisteredSolver& SolverRegistry::get(const std::string& name) const {
   if (const RegisteredSolver* s = find(name)) return *s;
   throw InputError("solver", "unknown solver '" + name.substr(0, 64) + "' (" + names() + ")");

@@ -83,11 +83,12 @@ class SolverRegistry {
   // In order of registration: femc's methods first.
   const std::deque<RegisteredSolver>& all() const { return solvers_; }
   const RegisteredSolver* find(const std::string& name) const;
+  RegisteredSolver* find(const std::string& name);
   // Throws InputError("solver", …) naming the registered solvers.
   const RegisteredSolver& get(const std::string& name) const;
   // The same, to change: a program that wraps a registered solver (a test
   // that makes one worse on purpose and sees the gate catch it).
-  RegisteredSolver& edit(const std::string& name) { return const_cast<RegisteredSolver&>(get(name)); }
+  RegisteredSolver& edit(const std::string& name);
   std::string names() const;
 
  private:

@@ -63,6 +63,15 @@ const std::vector<ClaimProperty>& claim_properties();
 // about solvers but about cod's decomposition); empty when it does.
 std::string not_applicable(const ClaimNeeds& needs, const Capabilities& caps, bool is_cod);
 
+// The same at scalar type S: a check that takes square roots does not run
+// at exact types.
+template <class S>
+std::string not_applicable_at(const ClaimProperty& p, const Capabilities& caps, bool is_cod) {
+  std::string why = not_applicable(p.needs, caps, is_cod);
+  if (why.empty() && !p.at<S>()) why = "the check takes square roots, which exact arithmetic has not";
+  return why;
+}
+
 // The families, one translation unit each (claims_*.cpp).
 void add_fundamental_equation_claims(std::vector<ClaimProperty>& table);
 void add_working_constraint_claims(std::vector<ClaimProperty>& table);

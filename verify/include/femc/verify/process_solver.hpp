@@ -37,7 +37,7 @@ class SolverFault : public std::runtime_error {
 // What the first line declares.
 struct Handshake {
   std::string name;
-  Capabilities capabilities;            // outputs: q̈ and Qᶜ always, Qᴺ, Qᵂ, λ as declared
+  Capabilities capabilities;            // outputs: q̈; Qᴺ, Qᵂ, λ as declared; Qᶜ with Qᴺ and Qᵂ
   std::vector<std::string> precisions;  // femc solve's names: double, float128, exact, or MPFR bits
 };
 
