@@ -29,9 +29,12 @@ int with_exit_status(const std::function<int()>& body);
 std::function<int()> add_solve_command(CLI::App& app);
 // Registers `femc simulate`.
 std::function<int()> add_simulate_command(CLI::App& app);
-// Registers `femc study` and `femc report` (studies/cli/); `femc verify` is
-// verify/cli/verify_command.hpp.
+// Registers `femc study` and `femc report` (the studies and the regression
+// gate, studies/).
 std::function<int()> add_study_command(CLI::App& app);
 std::function<int()> add_report_command(CLI::App& app);
+// Registers `femc verify` (the claims and studies against a solver process,
+// verify/).
+std::function<int()> add_verify_command(CLI::App& app);
 
 }  // namespace femc::cli

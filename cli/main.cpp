@@ -2,7 +2,6 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "verify_command.hpp"
 #include "femc/scalar/mpfr_pool.hpp"
 
 int main(int argc, char** argv) {

@@ -17,7 +17,7 @@
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/float128.hpp"
 #include "femc/scalar/mpfr.hpp"
-#include "output_file.hpp"
+#include "femc/io/output_file.hpp"
 #include "simulate_run.hpp"
 
 namespace femc::cli {
@@ -63,13 +63,13 @@ std::function<int()> add_simulate_command(CLI::App& app) {
         return 0;
       }
       if (a->system.empty()) throw InputError("system", "missing (femc simulate --list names them)");
-      if (!a->output.empty()) check_output_path(a->output);
+      if (!a->output.empty()) io::check_output_path(a->output);
       const SimulateOutput out = run(*a);
       if (a->output.empty()) {
         std::cout << out.csv << std::flush;
         std::cerr << out.summary;
       } else {
-        write_atomically(a->output, out.csv);
+        io::write_atomically(a->output, out.csv);
         std::cout << out.summary << std::flush;
       }
       return out.completed ? 0 : kExitMethod;

@@ -1,7 +1,6 @@
 #pragma once
-// `femc simulate`: the options as text, and the run at one scalar type.
-// simulate_run.hxx holds the body; simulate_<type>.cpp instantiate it, one
-// translation unit per type (Odeint + Eigen in multiprecision compile slowly).
+// `femc simulate`: the options as text, and the run at one scalar type
+// (simulate_run.cpp; double, long double, float128 and mpfr_real).
 #include <string>
 
 namespace femc::cli {

@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "commands.hpp"
-#include "output_file.hpp"
+#include "femc/io/output_file.hpp"
 #include "femc/errors.hpp"
 #include "femc/io/json_system.hpp"
 #include "femc/scalar/builtin.hpp"
@@ -149,10 +149,10 @@ std::function<int()> add_solve_command(CLI::App& app) {
   cmd->add_option("-o,--output", args->output, "write the result here (atomically) instead of stdout");
   return [args]() -> int {
     return with_exit_status([&]() -> int {
-      if (!args->output.empty()) check_output_path(args->output);
+      if (!args->output.empty()) io::check_output_path(args->output);
       std::string out = run(*args);
       if (args->output.empty()) std::cout << out << std::flush;
-      else write_atomically(args->output, out);
+      else io::write_atomically(args->output, out);
       return 0;
     });
   };

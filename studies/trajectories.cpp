@@ -11,15 +11,41 @@
 // until the tolerance approaches the unit roundoff.
 #include <cmath>
 #include <map>
-#include <nlohmann/json.hpp>
 
+#include "femc/dynamics/builtin_models.hpp"
 #include "framework/numerics.hpp"
 #include "framework/registry.hpp"
 #include "framework/runner.hpp"
-#include "simulate_run.hpp"
 
 namespace femc::studies {
 namespace {
+
+// One run of a built-in model through the library (dynamics/simulate.hpp):
+// t_end and tol as decimal text, read once at S; records every t_end/200,
+// Baumgarte α = β = 5 s⁻¹ when stabilized.
+template <class S>
+dynamics::Trajectory<S> run_builtin(const std::string& system, const std::string& t_end, const std::string& tol,
+                                    bool baumgarte) {
+  dynamics::BuiltinModel<S> b = dynamics::make_builtin_model<S>(system);
+  dynamics::SimulationOptions<S> opt = b.defaults;
+  opt.t_end = ScalarTraits<S>::parse(t_end);
+  opt.dt = opt.t_end / S(200);
+  opt.abs_tol = opt.rel_tol = ScalarTraits<S>::parse(tol);
+  if (baumgarte) opt.baumgarte.alpha = opt.baumgarte.beta = S(5);
+  return dynamics::simulate(*b.model, b.q0, b.qd0, opt);
+}
+
+template <class S>
+std::vector<Row> rows_of(const dynamics::Trajectory<S>& traj, const Cell& cell) {
+  const auto& p = cell.params;
+  std::vector<Row> rows;
+  for (const dynamics::Record<S>& r : traj.records)
+    rows.push_back({p.at("system"), p.at("precision"), p.at("stabilization"), p.at("tol"), p.at("t_end"),
+                    traj.completed ? "true" : "false", traj.stop_reason, num(traj.steps), num(prop::as_double(r.t)),
+                    num(prop::as_double(r.energy)), num(prop::as_double(r.balance)), num(prop::as_double(r.position_violation)),
+                    num(prop::as_double(r.velocity_violation))});
+  return rows;
+}
 
 struct RunSpec {
   std::string system, precision, stabilization;
@@ -63,30 +89,13 @@ class Trajectories : public Study {
   }
 
   std::vector<Row> run(const Cell& cell, const StudyConfig&) const override {
-    cli::SimulateArgs a;
-    a.system = cell.params.at("system");
-    a.precision = cell.params.at("precision");
-    a.t_end = cell.params.at("t_end");
-    a.tol = cell.params.at("tol");
-    a.dt = num(std::stod(a.t_end) / 200);
-    if (cell.params.at("stabilization") == "baumgarte") a.baumgarte = "5,5";
-    cli::SimulateOutput out;
-    if (a.precision == "double") {
-      out = cli::simulate_builtin<double>(a, a.precision);
-    } else {
-      MpfrPrecision guard(std::stol(a.precision.substr(5)));  // "mpfr-<bits>"
-      out = cli::simulate_builtin<mpfr_real>(a, a.precision);
-    }
-    const Table t = parse_table(out.csv, cell.key);
-    const nlohmann::json summary = nlohmann::json::parse(out.summary);
-    std::vector<Row> rows;
-    for (const Row& r : t.rows)
-      rows.push_back({a.system, a.precision, cell.params.at("stabilization"), a.tol, a.t_end,
-                      summary.at("completed").get<bool>() ? "true" : "false",
-                      summary.at("stop_reason").get<std::string>(), num(summary.at("steps").get<long>()),
-                      num(t.number(r, "t")), num(t.number(r, "energy")), num(t.number(r, "balance")),
-                      num(t.number(r, "position_violation")), num(t.number(r, "velocity_violation"))});
-    return rows;
+    const auto& p = cell.params;
+    const bool baumgarte = p.at("stabilization") == "baumgarte";
+    const std::string& precision = p.at("precision");
+    if (precision == "double")
+      return rows_of(run_builtin<double>(p.at("system"), p.at("t_end"), p.at("tol"), baumgarte), cell);
+    MpfrPrecision guard(std::stol(precision.substr(5)));  // "mpfr-<bits>"
+    return rows_of(run_builtin<mpfr_real>(p.at("system"), p.at("t_end"), p.at("tol"), baumgarte), cell);
   }
 
   // Per run: the largest |balance| and position drift in units of tol·steps

@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "femc/dynamics/builtin_models.hpp"
+#include "femc/systems/sliding_bar.hpp"
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "support/convert.hpp"

@@ -17,7 +17,7 @@
 
 #include "build_info.hpp"
 #include "femc/errors.hpp"
-#include "output_file.hpp"
+#include "femc/io/output_file.hpp"
 
 namespace femc::studies {
 namespace fs = std::filesystem;
@@ -176,10 +176,10 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
       std::cerr << study.name() << ": discarding cells of commit " << old.value("commit", "?") << "\n";
       fs::remove_all(cells_dir, ec);
       fs::create_directories(cells_dir, ec);
-      cli::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
+      io::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
     }
   } else if (!opt.merge_only) {
-    cli::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
+    io::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
   }
 
   const std::vector<Cell> cells = study.cells(config);
@@ -219,7 +219,7 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
         const auto t0 = std::chrono::steady_clock::now();
         std::vector<Row> rows = study.run(cell, config);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        cli::write_atomically(cell_path(cell).string(), cell_text(study, rows, s));
+        io::write_atomically(cell_path(cell).string(), cell_text(study, rows, s));
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(mutex);
         if (!failed) failure = "cell " + cell.key + ": " + e.what();
@@ -271,8 +271,8 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
   for (const Metric& m : study.metrics(table))
     metrics.push_back(json{{"name", m.name}, {"value", m.value}, {"floor", m.floor}});
   record["metrics"] = metrics;
-  cli::write_atomically((dir / (study.name() + ".csv")).string(), to_csv(table));
-  cli::write_atomically((dir / (study.name() + ".json")).string(), record.dump(2) + "\n");
+  io::write_atomically((dir / (study.name() + ".csv")).string(), to_csv(table));
+  io::write_atomically((dir / (study.name() + ".json")).string(), record.dump(2) + "\n");
   if (!opt.keep_cells) fs::remove_all(cells_dir, ec);
   result.assembled = true;
   return result;

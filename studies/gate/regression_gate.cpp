@@ -11,7 +11,7 @@
 #include "../framework/build_info.hpp"
 #include "../framework/runner.hpp"
 #include "femc/errors.hpp"
-#include "output_file.hpp"
+#include "femc/io/output_file.hpp"
 
 namespace femc::studies {
 namespace fs = std::filesystem;
@@ -75,7 +75,7 @@ void write_baseline(const std::string& dir, const MetricSet& metrics, unsigned l
          {"build", build_type()},
          {"seed", seed},
          {"studies", studies}};
-  cli::write_atomically((fs::path(dir) / "metrics.json").string(), j.dump(1) + "\n");
+  io::write_atomically((fs::path(dir) / "metrics.json").string(), j.dump(1) + "\n");
 }
 
 GateVerdict compare(const MetricSet& baseline, const MetricSet& now, double factor) {

@@ -1,8 +1,13 @@
-#pragma once
+// femc simulate at each scalar type it offers: the options as text, parsed
+// and checked here (errors name the option), then the library's run
+// (dynamics/simulate.hpp, instantiated in lib/).
 #include <sstream>
 
 #include "femc/dynamics/builtin_models.hpp"
 #include "femc/io/json_system.hpp"
+#include "femc/scalar/builtin.hpp"
+#include "femc/scalar/float128.hpp"
+#include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/number_text.hpp"
 #include "simulate_run.hpp"
 
@@ -122,5 +127,10 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   out.summary = js.str();
   return out;
 }
+
+template SimulateOutput simulate_builtin<double>(const SimulateArgs&, const std::string&);
+template SimulateOutput simulate_builtin<long double>(const SimulateArgs&, const std::string&);
+template SimulateOutput simulate_builtin<femc::float128>(const SimulateArgs&, const std::string&);
+template SimulateOutput simulate_builtin<femc::mpfr_real>(const SimulateArgs&, const std::string&);
 
 }  // namespace femc::cli

@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "../gate/regression_gate.hpp"
+#include "gate/regression_gate.hpp"
 #include "commands.hpp"
 #include "femc/errors.hpp"
 #include "femc/solvers/registry.hpp"

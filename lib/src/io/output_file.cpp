@@ -1,4 +1,4 @@
-#include "output_file.hpp"
+#include "femc/io/output_file.hpp"
 
 #include <unistd.h>
 
@@ -10,7 +10,7 @@
 
 #include "femc/errors.hpp"
 
-namespace femc::cli {
+namespace femc::io {
 
 void check_output_path(const std::string& path) {
   namespace fs = std::filesystem;
@@ -38,4 +38,4 @@ void write_atomically(const std::string& path, const std::string& text) {
   }
 }
 
-}  // namespace femc::cli
+}  // namespace femc::io

@@ -3,7 +3,7 @@
 
 #include <iostream>
 
-#include "../framework/runner.hpp"
+#include "framework/runner.hpp"
 #include "commands.hpp"
 #include "femc/errors.hpp"
 

@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "commands.hpp"
-#include "output_file.hpp"
+#include "femc/io/output_file.hpp"
 #include "femc/errors.hpp"
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/float128.hpp"
@@ -35,7 +35,6 @@
 #include "femc/verify/system_json.hpp"
 #include "framework/study.hpp"
 #include "gate/regression_gate.hpp"
-#include "verify_command.hpp"
 
 namespace femc::cli {
 namespace {
@@ -272,7 +271,7 @@ int run(const VerifyArgs& a) {
     throw InputError("precision", "'" + p.substr(0, 40) + "' (the claims run at double, float128, exact, or MPFR bits)");
   if (!fs::is_directory(a.out) && !fs::create_directories(a.out))
     throw InputError("out", "cannot create directory '" + a.out + "'");
-  check_output_path((fs::path(a.out) / "probe").string());
+  io::check_output_path((fs::path(a.out) / "probe").string());
   // The solver's stderr: beside the report in the end; quoted when it fails to start.
   const fs::path err = fs::temp_directory_path() / ("femc-verify-" + std::to_string(::getpid()) + ".stderr");
   std::shared_ptr<verify::SolverProcess> process;
