@@ -44,7 +44,7 @@ using verify::ClaimOutcome;
 using verify::Verdict;
 
 struct VerifyArgs {
-  std::string solver, name, precision = "double", claims, out = "verify-report", studies = "conditioning";
+  std::string solver, name, precision = "double", claims, out = "verify-report", studies = "conditioning,rank,perturbed-constraints";
   int cases = 100;
   unsigned long seed = 20261123;
   long timeout_ms = 10000;
@@ -142,6 +142,7 @@ void write_report(const VerifyArgs& a, const std::string& name, const verify::So
                    {"command", a.solver},
                    {"outputs", describe_outputs(caps.outputs)},
                    {"systems", describe_systems(caps)},
+                   {"error_model", describe_error_model(caps)},
                    {"precisions", h.precisions}};
   doc["precision"] = precision_label;
   doc["unit_roundoff"] = u;
@@ -204,7 +205,8 @@ void write_report(const VerifyArgs& a, const std::string& name, const verify::So
         "femc's exact solution of the same data within the claim's bound c·u·K, K = κ(M)·κ(P)²·κ(A), "
         "c = 16(n + m)² (verify/include/femc/verify/claims.hpp).\n\n"
      << "- Command: `" << a.solver << "`\n"
-     << "- Declared: returns " << describe_outputs(caps.outputs) << "; takes " << describe_systems(caps) << "\n"
+     << "- Declared: returns " << describe_outputs(caps.outputs) << "; takes " << describe_systems(caps)
+     << "; " << describe_error_model(caps) << " (the studies' theory lines)\n"
      << "- Result: " << pass << " pass, " << fail << " fail, " << na << " not applicable\n"
      << "- Process: " << n.calls << " calls, " << n.refusals << " refusals, " << n.crashes << " crashes, "
      << n.timeouts << " timeouts, " << n.protocol_errors << " protocol errors, " << n.starts << " starts\n\n"
@@ -310,7 +312,7 @@ std::function<int()> add_verify_command(CLI::App& app) {
   cmd->add_option("--claims", args->claims, "claim IDs or property names, comma-separated (default: all)");
   cmd->add_option("--cases", args->cases, "cases per claim (default 100)");
   cmd->add_option("--studies", args->studies,
-                  "studies that compare solvers, comma-separated (default conditioning; \"\" for none)");
+                  "studies that compare solvers, comma-separated (default conditioning,rank,perturbed-constraints; \"\" for none)");
   cmd->add_option("--seed", args->seed, "RapidCheck's seed (default 20261123)");
   cmd->add_option("--timeout-ms", args->timeout_ms, "per-call timeout of the solver (default 10000)");
   cmd->add_option("-o,--out", args->out, "the report's parent directory (default verify-report)");

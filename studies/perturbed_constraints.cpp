@@ -14,6 +14,19 @@
 //   W-full-rank        W = I + εS: q̈ does not depend on W (G9), Δq̈ = 0
 //   W-deficient-consistent       rank 2, consistent: Δq̈ = 0 (CLAIMS, after G12)
 //   W-deficient-inconsistent     rank 2, inconsistent: Δq̈ ∝ ε
+//
+// Then every registered floating solver, at every working precision, solves
+// the same two systems rounded to that precision: does it follow the
+// mathematics? Its change Δq̈ differs from the exact one by at most the
+// forward errors of its two solves, so
+//   c_change = ‖Δq̈_solver − Δq̈_exact‖ / (β₀‖q̈₀‖ + β₁‖q̈₁‖),
+// β the solver's first-order bound (reference.hpp, forward_error_bound), is
+// a modest constant for a solver that is right. This is where W ≠ I and
+// rank-deficient, inconsistent constraints meet every solver (the
+// conditioning study has W = I): a solver that uses W where 001 says q̈
+// does not depend on it, or drops the least-squares part, moves by O(ε)
+// or O(1) where the exact motion does not.
+//
 // First-order bounds (from q̈ = L⁻ᵀ(a + x + w), a = L⁻¹Q, c = L⁻¹C,
 // x = B⁺(b − B a), w = (I − B⁺B)c, B = A L⁻ᵀ, Wedin's expansion of B⁺):
 //   Δb:  ‖Δq̈‖ ≤ ‖L⁻¹‖ ‖B⁺‖ ‖Δb‖
@@ -25,6 +38,7 @@
 #include <map>
 
 #include "femc/solve.hpp"
+#include "framework/measure.hpp"
 #include "framework/reference.hpp"
 #include "framework/registry.hpp"
 
@@ -94,15 +108,22 @@ double first_order_bound(const std::string& experiment, const System<rational>& 
 class PerturbedConstraints : public Study {
  public:
   std::string name() const override { return "perturbed-constraints"; }
+  bool compares_solvers() const override { return true; }
   std::string summary() const override {
     return "001's robustness claim, in exact arithmetic: the change of q̈ when b, A (with and without a change "
-           "of rank) or W are perturbed by ε, against the first-order bound.";
+           "of rank) or W are perturbed by ε, against the first-order bound; and every solver's change against "
+           "the exact one, within the forward errors of its two solves.";
   }
   std::vector<std::string> columns() const override {
-    return {"experiment", "log10_eps", "eps", "seed", "rank_before", "rank_after", "qdd_norm", "rel_change_qdd",
-            "abs_change_qdd", "bound", "ratio_to_bound"};
+    return {"experiment", "log10_eps", "eps", "seed", "method", "precision", "status", "rank_before", "rank_after",
+            "qdd_norm", "rel_change_qdd", "abs_change_qdd", "bound", "ratio_to_bound", "change_error_bound",
+            "c_change"};
   }
-  std::vector<std::string> precisions(const StudyConfig&) const override { return {"exact"}; }
+  std::vector<std::string> precisions(const StudyConfig&) const override {
+    std::vector<std::string> p = {"exact"};
+    for (const std::string& w : working_precisions()) p.push_back(w);
+    return p;
+  }
 
   std::vector<Cell> cells(const StudyConfig& config) const override {
     const bool quick = config.size == Size::Quick;
@@ -150,15 +171,58 @@ class PerturbedConstraints : public Study {
     const System<rational> before = exact_system(base.sys), after = exact_system(pert);
     if (experiment[0] == 'A') norm_dA = frobenius(Matrix<rational>(after.A - before.A));
     if (experiment[0] == 'b') norm_db = norm2(Vector<rational>(after.b - before.b));
-    Options<rational> opt;
-    opt.method = Method::Exact;
-    const Solution<rational> s0 = solve(before, opt), s1 = solve(after, opt);
+    // The exact solutions (method exact) and the condition numbers of both systems.
+    const ExactReference ref0 = exact_reference(before), ref1 = exact_reference(after);
+    const Solution<rational>& s0 = ref0.solution;
+    const Solution<rational>& s1 = ref1.solution;
     const Vector<rational> d = s1.qdd - s0.qdd;
     const double abs_change = norm2(d), q0 = norm2(s0.qdd);
     const double bound = first_order_bound(experiment, before, s0, norm_db, norm_dA);
-    return {{experiment, num(log10_eps), num(eps), cell.params.at("seed"), num(long(s0.diagnostics.rank.rank)),
-             num(long(s1.diagnostics.rank.rank)), num(q0), num(abs_change / q0), num(abs_change), num(bound),
-             num(std::isnan(bound) ? NAN : abs_change / bound)}};
+    const Row head{experiment, num(log10_eps), num(eps), cell.params.at("seed")};
+    auto row = [&](std::vector<std::string> tail) {
+      Row r = head;
+      r.insert(r.end(), tail.begin(), tail.end());
+      return r;
+    };
+    const std::string rank0 = num(long(s0.diagnostics.rank.rank)), rank1 = num(long(s1.diagnostics.rank.rank));
+    std::vector<Row> rows = {row({"exact", "exact", "ok", rank0, rank1, num(q0), num(abs_change / q0), num(abs_change),
+                                  num(bound), num(std::isnan(bound) ? NAN : abs_change / bound), "nan", "nan"})};
+
+    // Every floating solver on the same data at each working precision (the
+    // data are doubles: exact at every one).
+    const double exact_norms[2] = {q0, norm2(s1.qdd)};
+    for (const std::string& precision : working_precisions()) {
+      const double u = unit_roundoff_of(precision);
+      with_precision(precision, [&](auto tag) {
+        using S = typename decltype(tag)::type;
+        const System<S> x0 = system_as<S>(before), x1 = system_as<S>(after);
+        for (const RegisteredSolver* solver : study_solvers<S>(config)) {
+          std::string status = not_accepted(solver->capabilities(), x0);
+          if (status.empty()) status = not_accepted(solver->capabilities(), x1);
+          if (!status.empty()) {
+            rows.push_back(row({solver->name(), precision, "not-applicable: " + status, rank0, rank1, num(q0), "nan",
+                                "nan", "nan", "nan", "nan", "nan"}));
+            continue;
+          }
+          try {
+            const Solution<S> t0 = solver->solve(x0, Options<S>{}), t1 = solver->solve(x1, Options<S>{});
+            if (!all_finite(t0.qdd) || !all_finite(t1.qdd)) throw MethodError("not finite");
+            const Vector<rational> change = to_rational(t1.qdd) - to_rational(t0.qdd);
+            const int p = solver->capabilities().error_growth;
+            const double err_bound =
+                forward_error_bound(ref0, u, p) * exact_norms[0] + forward_error_bound(ref1, u, p) * exact_norms[1];
+            const double deviation = norm2(Vector<rational>(change - d));
+            rows.push_back(row({solver->name(), precision, "ok", rank0, rank1, num(q0), num(norm2(change) / q0),
+                                num(norm2(change)), "nan", "nan", num(err_bound), num(deviation / err_bound)}));
+          } catch (const MethodError& e) {
+            const bool deficient = ref0.rank < before.m() || ref1.rank < after.m();
+            rows.push_back(row({solver->name(), precision, refusal_status(solver->capabilities(), deficient, e), rank0,
+                                rank1, num(q0), "nan", "nan", "nan", "nan", "nan", "nan"}));
+          }
+        }
+      });
+    }
+    return rows;
   }
 
   // Where a bound exists: the largest ‖Δq̈‖/bound (floor 1: within the
@@ -169,6 +233,18 @@ class PerturbedConstraints : public Study {
     std::map<std::string, Metric> m;
     for (const Row& row : t.rows) {
       const std::string e = t.text(row, "experiment");
+      if (t.text(row, "method") != "exact") {
+        // A solver: the largest c_change (floor 1, as in conditioning) and
+        // its failures on systems it declares it takes (floor 0).
+        const std::string key = e + "/" + t.text(row, "method") + "/" + t.text(row, "precision");
+        const std::string status = t.text(row, "status");
+        if (status.rfind("not-applicable", 0) == 0) continue;
+        Metric& fail = m.try_emplace(key + "/failures", Metric{key + "/failures", 0, 0}).first->second;
+        Metric& c = m.try_emplace(key + "/c_change", Metric{key + "/c_change", 0, 1}).first->second;
+        if (status != "ok") fail.value += 1;
+        else c.value = std::max(c.value, t.number(row, "c_change"));
+        continue;
+      }
       if (e == "W-full-rank" || e == "W-deficient-consistent") {
         Metric& x = m.try_emplace(e + "/max_abs_change", Metric{e + "/max_abs_change", 0, 0}).first->second;
         x.value = std::max(x.value, t.number(row, "abs_change_qdd"));

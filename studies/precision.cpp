@@ -5,7 +5,8 @@
 // integer Q, C, b). A user holding these data rounds them to p bits and
 // solves; the error against the exact solution then includes the rounding of
 // the data, as it does for every user. Theory (conditioning.cpp): error ≈
-// c·κ(B)·2⁻ᵖ, so p ≈ log₂(κ(B)/target) + log₂ c bits.
+// c·κ(B)·2⁻ᵖ, so p ≈ log₂(κ(B)/target) + log₂ c bits (κ(B)² and twice the
+// bits for a solver that forms A M⁻¹Aᵀ, Capabilities::error_growth).
 #include <Eigen/QR>
 #include <cmath>
 #include <map>
@@ -96,7 +97,8 @@ class PrecisionStudy : public Study {
         try {
           const Solution<mpfr_real> s = solver->solve(sys, Options<mpfr_real>{});
           const double err = relative_error(s.qdd, ref.solution.qdd);
-          row.insert(row.end(), {"ok", num(err), num(err / (u * (ref.kappa_B + ref.kappa_M)))});
+          const double bound = forward_error_bound(ref, u, solver->capabilities().error_growth);
+          row.insert(row.end(), {"ok", num(err), num(err / bound)});
         } catch (const MethodError& e) {
           row.insert(row.end(), {std::string("method-error: ") + e.what(), "nan", "nan"});
         }
@@ -106,7 +108,7 @@ class PrecisionStudy : public Study {
     return rows;
   }
 
-  // Per method: the largest error constant c = err/(u(κ(B) + κ(M))) over
+  // Per method: the largest error constant c = err/(u(κ(B)^p + κ(M))) over
   // the κ × bits grid where the answer still carries information (err < 1);
   // floor 1, as in conditioning.
   std::vector<Metric> metrics(const Table& t) const override {

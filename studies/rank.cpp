@@ -134,8 +134,8 @@ class RankStudy : public Study {
             std::string warnings;
             for (const auto& w : s.diagnostics.warnings) warnings += (warnings.empty() ? "" : "; ") + w;
             row.insert(row.end(),
-                       {"ok", num(long(rd.rank)), num(tol), "0", num(d1 > 0 ? static_cast<double>(rd.largest_dropped) / d1 : 0),
-                        num(d1 > 0 ? static_cast<double>(rd.smallest_kept) / d1 : 0), expected,
+                       {"ok", num(long(rd.rank)), num(tol), "0", num(d1 == 0 ? 0 : static_cast<double>(rd.largest_dropped) / d1),
+                        num(d1 == 0 ? 0 : static_cast<double>(rd.smallest_kept) / d1), expected,
                         num(static_cast<double>(s.qdd.norm())), num(norm2(ref.solution.qdd)),
                         num(norm2(ref_limit.solution.qdd)), num(relative_error(s.qdd, ref.solution.qdd)),
                         num(relative_error(s.qdd, ref_limit.solution.qdd)), warnings});
@@ -187,8 +187,8 @@ class RankStudy : public Study {
               std::string warnings;
               for (const auto& w : s.diagnostics.warnings) warnings += (warnings.empty() ? "" : "; ") + w;
               row.insert(row.end(), {"ok", num(long(rd.rank)), num(tol), num(static_cast<double>(rd.data_tol)),
-                                     num(d1 > 0 ? static_cast<double>(rd.largest_dropped) / d1 : 0),
-                                     num(d1 > 0 ? static_cast<double>(rd.smallest_kept) / d1 : 0), expected,
+                                     num(d1 == 0 ? 0 : static_cast<double>(rd.largest_dropped) / d1),
+                                     num(d1 == 0 ? 0 : static_cast<double>(rd.smallest_kept) / d1), expected,
                                      num(static_cast<double>(s.qdd.norm())), num(norm2(ref.solution.qdd)),
                                      num(norm2(ref_motion.solution.qdd)), num(relative_error(s.qdd, ref.solution.qdd)),
                                      num(relative_error(s.qdd, ref_motion.solution.qdd)), warnings});

@@ -211,6 +211,12 @@ TEST(RegressionGate, VerdictsFollowFactorAndFloor) {
   v = compare(base, now, 10);
   EXPECT_EQ(v.worse, 3u);
   EXPECT_FALSE(v.passed());
+  // A count grows by one: worse, although 10 × the baseline is far above it.
+  MetricSet counted{{"s", {{"failures", 10.0, 0.0}}}};
+  MetricSet one_more{{"s", {{"failures", 11.0, 0.0}}}};
+  EXPECT_EQ(compare(counted, one_more, 10).worse, 1u);
+  EXPECT_EQ(compare(counted, counted, 10).worse, 0u);
+  EXPECT_EQ(compare(one_more, counted, 10).worse, 0u);  // fewer failures is not a regression
   std::ostringstream table;
   print_verdict(table, v, 10);
   EXPECT_NE(table.str().find("worse"), std::string::npos);

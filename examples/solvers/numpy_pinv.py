@@ -20,11 +20,12 @@ import numpy as np
 HANDSHAKE = {
     "protocol": "femc-solver/1",
     "name": "numpy-pinv",
-    "outputs": ["qdd", "QN", "QW", "lambda"],
+    "outputs": ["qdd", "QN", "QW", "lambda", "rank"],
     "rank_deficient": True,
     "weighted": True,
     "working_forces": True,
     "precisions": ["double"],
+    "residual_mass_power": 1,  # M^{±1/2} from eigh, mixed with solves by M
     "rank_policy": "singular values of P, numpy.linalg.pinv rcond = max(m, n)·eps",
 }
 
@@ -44,11 +45,11 @@ def roots(X):
 
 
 def literal(M, A, b, Q, C, W):
-    """The formulas above; returns q̈, Qᴺ, Qᵂ, λ."""
+    """The formulas above; returns q̈, Qᴺ, Qᵂ, λ and (rank of P, rcond)."""
     n, m = M.shape[0], A.shape[0]
     Mh, Mih = roots(M)
     if m == 0:
-        return np.linalg.solve(M, Q + C), np.zeros(n), C.copy(), np.zeros(0)
+        return np.linalg.solve(M, Q + C), np.zeros(n), C.copy(), np.zeros(0), (0, 0.0)
     Wh, _ = roots(W)
     rcond = max(m, n) * np.finfo(float).eps
     P = Wh @ A @ Mih
@@ -57,7 +58,9 @@ def literal(M, A, b, Q, C, W):
     QW = Mh @ (np.eye(n) - Pp @ P) @ Mih @ C
     qdd = np.linalg.solve(M, Q + QN + QW)
     lam = np.linalg.pinv(A.T, rcond=rcond) @ QN
-    return qdd, QN, QW, lam
+    sigma = np.linalg.svd(P, compute_uv=False)  # pinv keeps σ_i > rcond·σ₁
+    rank = int(np.sum(sigma > rcond * sigma[0])) if sigma.size and sigma[0] > 0 else 0
+    return qdd, QN, QW, lam, (rank, rcond)
 
 
 def main(solve=literal, handshake=HANDSHAKE):
@@ -68,10 +71,12 @@ def main(solve=literal, handshake=HANDSHAKE):
         req = json.loads(line)
         n, m = req["n"], req["m"]
         try:
-            qdd, QN, QW, lam = solve(matrix(req["M"], n, n), matrix(req["A"], m, n), vector(req["b"]),
-                                     vector(req["Q"]), vector(req["C"]), matrix(req["W"], m, m))
+            qdd, QN, QW, lam, (rank, rcond) = solve(matrix(req["M"], n, n), matrix(req["A"], m, n),
+                                                    vector(req["b"]), vector(req["Q"]), vector(req["C"]),
+                                                    matrix(req["W"], m, m))
             answer = {"id": req["id"], "qdd": [repr(float(x)) for x in qdd], "QN": [repr(float(x)) for x in QN],
-                      "QW": [repr(float(x)) for x in QW], "lambda": [repr(float(x)) for x in lam]}
+                      "QW": [repr(float(x)) for x in QW], "lambda": [repr(float(x)) for x in lam],
+                      "rank": rank, "rank_tol": repr(rcond)}
         except np.linalg.LinAlgError as e:
             answer = {"id": req["id"], "error": str(e)}
         out.write(json.dumps(answer) + "\n")

@@ -15,8 +15,8 @@ import numpy_pinv
 
 
 def wrong(M, A, b, Q, C, W):
-    qdd, QN, QW, lam = numpy_pinv.literal(M, A, b, Q, C, np.eye(A.shape[0]))
-    return np.linalg.solve(M, Q + QN), QN, np.zeros_like(QW), lam
+    qdd, QN, QW, lam, rank = numpy_pinv.literal(M, A, b, Q, C, np.eye(A.shape[0]))
+    return np.linalg.solve(M, Q + QN), QN, np.zeros_like(QW), lam, rank
 
 
 if __name__ == "__main__":

@@ -7,10 +7,13 @@ namespace femc {
 const std::vector<MethodInfo>& methods() {
   static const std::vector<MethodInfo> list = [] {
     std::vector<MethodInfo> v;
-#define FEMC_METHOD_INFO(name_, Enumerator_, arithmetic_, rank_deficient_, rank_policy_, description_) \
+#define FEMC_METHOD_INFO(name_, Enumerator_, arithmetic_, rank_deficient_, error_growth_, residual_mass_power_, \
+                         rank_policy_, description_)                                                 \
   {                                                                                                    \
     Capabilities c;                                                                                    \
     c.rank_deficient = rank_deficient_;                                                                \
+    c.error_growth = error_growth_;                                                                    \
+    c.residual_mass_power = residual_mass_power_;                                                      \
     c.arithmetic = Arithmetic::arithmetic_;                                                            \
     c.rank_policy = rank_policy_;                                                                      \
     v.push_back({Method::Enumerator_, #name_, description_, c});                                       \

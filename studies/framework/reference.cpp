@@ -1,6 +1,9 @@
 #include "reference.hpp"
 
+#include <cmath>
+
 #include <Eigen/Cholesky>
+#include <Eigen/LU>
 #include <Eigen/SVD>
 
 #include "femc/solve.hpp"
@@ -42,6 +45,10 @@ ExactReference exact_reference(const System<rational>& sys) {
   Eigen::JacobiSVD<Matrix<R>> svdM(M);
   ref.kappa_M = ratio_of_rank(svdM.singularValues(), M.rows());
   if (sys.m() > 0) {
+    Eigen::JacobiSVD<Matrix<R>> svdW(W);
+    ref.kappa_W = ratio_of_rank(svdW.singularValues(), W.rows());
+  }
+  if (sys.m() > 0) {
     Eigen::JacobiSVD<Matrix<R>> svdA(A), svdB(B);
     ref.kappa_A = ratio_of_rank(svdA.singularValues(), ref.rank);
     ref.kappa_B = ratio_of_rank(svdB.singularValues(), ref.rank);
@@ -54,7 +61,19 @@ ExactReference exact_reference(const System<rational>& sys) {
   const double norm_x = static_cast<double>(x.norm());
   const double norm_r = std::sqrt(to_double(ref.solution.delta_norm_sq));
   ref.eta = (ref.norm_B > 0 && norm_x > 0) ? norm_r / (ref.norm_B * norm_x) : 0;
+
+  // The transformed problem, exactly: M is SPD, so its LU has no zero pivot.
+  ref.M_inverse = Eigen::FullPivLU<Matrix<rational>>(sys.M).inverse();
+  ref.a = ref.M_inverse * Vector<rational>(sys.Q + sys.C);
+  if (sys.m() > 0) {
+    const Vector<rational> d = sys.b - sys.A * ref.a;
+    ref.norm_d = std::sqrt(to_double(rational(d.dot(sys.W * d))));
+  }
   return ref;
+}
+
+double forward_error_bound(const ExactReference& ref, double u, int error_growth) {
+  return u * (std::pow(ref.kappa_B, error_growth) + ref.kappa_M + ref.kappa_B * ref.kappa_B * ref.eta);
 }
 
 }  // namespace femc::studies

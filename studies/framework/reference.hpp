@@ -20,9 +20,23 @@ struct ExactReference {
   // r = W^{1/2}(A q̈ − b) against ‖B‖ times the transformed solution
   // x = Lᵀ(q̈ − M⁻¹(Q + C)); 0 for consistent constraints.
   double eta = 0;
+  double kappa_W = 1;   // λ_max/λ_min of W
+  // The transformed problem Gauss's principle solves: minimize ‖x‖ subject
+  // to B x = d_W in the least-squares sense, with x = Lᵀ(q̈ − a),
+  // a = M⁻¹(Q + C) and d_W = W^{1/2}(b − A a). Exact, for the residual
+  // ratios of measure.hpp.
+  Vector<rational> a;
+  Matrix<rational> M_inverse;
+  double norm_d = 0;    // ‖d_W‖
 };
 
 ExactReference exact_reference(const System<rational>& sys);
+
+// The first-order bound on the relative forward error of q̈, Qᴺ and Qᵂ at
+// unit roundoff u for a solver whose error grows as κ(B)^p
+// (Capabilities::error_growth): u·(κ(B)^p + κ(M) + κ(B)²η)
+// (conditioning.cpp states where it comes from).
+double forward_error_bound(const ExactReference& ref, double u, int error_growth);
 
 template <class S>
 System<rational> exact_system(const System<S>& s) {

@@ -46,7 +46,9 @@ struct Table {
 // One accuracy figure of a study for the regression gate: smaller is better.
 // A later run is worse when value > factor·baseline and value > floor: the
 // floor is the level below which a change is not a regression (e.g. 1 for an
-// error measured in units of its theoretical bound; 0 for a count).
+// error measured in units of its theoretical bound). Floor 0 marks an exact
+// metric, a count (failures, rank mismatches) or a quantity exact arithmetic
+// must give as 0: it is worse when it grows at all, whatever the factor.
 struct Metric {
   std::string name;
   double value = 0;

@@ -94,10 +94,13 @@ GateVerdict compare(const MetricSet& baseline, const MetricSet& now, double fact
       }
       auto it = s->second.find(b.name);
       const double x = it->second.value;
-      if (!(factor * b.value > b.floor)) ++v.at_floor;
+      const bool exact = b.floor == 0;  // a count: any growth is a regression (study.hpp)
+      if (exact) ++v.exact;
+      else if (!(factor * b.value > b.floor)) ++v.at_floor;
+      const double base = std::isnan(b.value) ? 0 : b.value;
       // NaN now where the baseline had a number is worse (a result vanished).
       const bool worse = (std::isnan(x) && !std::isnan(b.value)) ||
-                         (x > factor * (std::isnan(b.value) ? 0 : b.value) && x > b.floor);
+                         (exact ? x > base : x > factor * base && x > b.floor);
       if (worse) {
         v.lines.push_back({study, b.name, "worse", b.value, x});
         ++v.worse;
@@ -123,9 +126,10 @@ void print_verdict(std::ostream& out, const GateVerdict& v, double factor) {
           << std::setw(10) << r << l.verdict << "\n";
     }
   }
-  out << v.compared << " metrics compared against the baseline (" << v.compared - v.at_floor << " guard "
-      << factor << " × their baseline, " << v.at_floor << " only their floor), " << v.worse
-      << " worse (now > " << factor << " × baseline and above the metric's floor)";
+  out << v.compared << " metrics compared against the baseline (" << v.compared - v.at_floor - v.exact
+      << " guard " << factor << " × their baseline, " << v.exact << " are counts that may not grow, " << v.at_floor
+      << " only their floor), " << v.worse << " worse (now > " << factor
+      << " × baseline and above the metric's floor; a count above its baseline)";
   std::size_t fresh = 0;
   for (const auto& l : v.lines) fresh += l.verdict == "new";
   if (fresh) out << ", " << fresh << " new (not in the baseline)";

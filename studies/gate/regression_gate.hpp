@@ -2,7 +2,8 @@
 // The regression gate: the quick studies' accuracy metrics against a
 // committed baseline (reports/baseline/metrics.json).
 //
-// A metric is worse when now > factor·baseline and now > floor (study.hpp):
+// A metric is worse when now > factor·baseline and now > floor (study.hpp),
+// and a count (floor 0) when now > baseline:
 // the metrics are maxima over a sweep of error constants c = error/bound,
 // residual ratios and failure counts. A rerun of the same build reproduces
 // them exactly (every cell's data come from a fixed seed); another compiler,
@@ -49,6 +50,8 @@ struct GateVerdict {
   // guard against crossing the floor (a new failure, an error above its
   // theory line), not against a loss below it.
   std::size_t at_floor = 0;
+  // Exact metrics (floor 0: counts): worse when they grow at all.
+  std::size_t exact = 0;
   bool passed() const { return worse == 0; }
 };
 

@@ -335,13 +335,14 @@ def plot_conditioning(reports):
     # (b) the constant c = err/bound, one panel per method, all precisions.
     _conditioning_by_method(
         ok, methods, precisions, kms, xlim, "c_qdd", os.path.join(out, "conditioning_constants.png"),
-        ylabel="c = error / (u·(κ(B) + κ(M) + κ(B)²η))", hline=(1.0, "c = 1 (the first-order bound)"),
+        ylabel="c = error / (u·(κ(B)^p + κ(M) + κ(B)²η)), p the solver's", hline=(1.0, "c = 1 (the first-order bound)"),
         title="conditioning: constant of the first-order bound for q̈ vs κ(B) (status ok only)", mark_drops=True)
     # (c) LAPACK-style scaled residual of the constraints.
     _conditioning_by_method(
         ok, methods, precisions, kms, xlim, "ratio_constraint", os.path.join(out, "conditioning_residuals.png"),
         ylabel="scaled residual ratio (LAPACK xQRT16 / xQRT17)", hline=(30.0, "30: LAPACK's test threshold"),
-        title="conditioning: scaled constraint residual vs κ(B) (consistent: ‖Aq̈−b‖; inconsistent: ‖AᵀW(Aq̈−b)‖)",
+        title="conditioning: scaled constraint residual of the transformed problem B x = d vs κ(B)\n"
+              "(consistent: ‖W½(Aq̈−b)‖; inconsistent: ‖BᵀW½(Aq̈−b)‖; only where B is of full rank at u)",
         mark_drops=True)
 
 
@@ -558,17 +559,19 @@ def plot_rank(reports):
 # --------------------------------------------------------------------------
 # perturbed-constraints
 
-PERT_NUM = ["eps", "seed", "rank_before", "rank_after", "rel_change_qdd", "bound", "ratio_to_bound"]
-PERT_TEXT = ["experiment"]
+PERT_NUM = ["eps", "seed", "rank_before", "rank_after", "rel_change_qdd", "bound", "ratio_to_bound", "c_change"]
+PERT_TEXT = ["experiment", "method", "precision", "status"]
 PERT_FLOOR = 1e-20  # where exact zeros are drawn on the log axis
 
 
 def plot_perturbed(reports):
-    rows = read_table(study_csv(reports, "perturbed-constraints"), PERT_NUM, PERT_TEXT)
+    table = read_table(study_csv(reports, "perturbed-constraints"), PERT_NUM, PERT_TEXT)
     out = os.path.join(reports, "perturbed-constraints")
+    rows = [r for r in table if r["method"] == "exact"]  # the mathematics
     if not rows:
         print("  perturbed-constraints: no rows, nothing plotted")
         return
+    plot_perturbed_solvers([r for r in table if r["method"] != "exact"], out)
     experiments = list(dict.fromkeys(r["experiment"] for r in rows))
     cmap = plt.get_cmap("tab10")
     colors = {e: cmap(i % 10) for i, e in enumerate(experiments)}
@@ -634,6 +637,49 @@ def plot_perturbed(reports):
     ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
     fig.tight_layout()
     save(fig, os.path.join(out, "perturbed_ratio.png"))
+
+
+def plot_perturbed_solvers(rows, out):
+    """Each solver's change of q̈ against the exact change, in units of its two forward-error bounds."""
+    ok = [r for r in rows if r["status"] == "ok" and positive(r["eps"]) and math.isfinite(r["c_change"])]
+    if not ok:
+        return
+    experiments = list(dict.fromkeys(r["experiment"] for r in ok))
+    solvers = list(dict.fromkeys(r["method"] for r in ok))
+    cols = 4
+    nrows = (len(experiments) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(4.2 * cols, 3.4 * nrows), squeeze=False, sharey=True)
+    lo = 1e-6
+    for ax, e in zip(axes.flat, experiments):
+        for m in solvers:
+            sel = [r for r in ok if r["experiment"] == e and r["method"] == m]
+            st = solver_style(m)
+            ax.scatter([r["eps"] for r in sel], [max(r["c_change"], lo) for r in sel], s=14, alpha=0.6,
+                       color=st["color"], marker=st["marker"])
+        refused = sorted(set(r["method"] for r in rows if r["experiment"] == e and r["status"] != "ok"))
+        if refused:
+            ax.text(0.02, 0.97, "not run or refused: " + ", ".join(refused), transform=ax.transAxes, va="top",
+                    fontsize=7.5, color="0.3")
+        ax.axhline(1.0, color="k", ls="--", lw=1)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_ylim(lo / 2, None)
+        ax.set_title(e, fontsize=10)
+    for ax in axes.flat[len(experiments):]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel("ε")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("c_change")
+    handles = [proxy(label=m, markerfacecolor=solver_style(m)["color"], markeredgecolor=solver_style(m)["color"],
+                     marker=solver_style(m)["marker"]) for m in solvers]
+    handles.append(proxy(linestyle="--", color="k", label="1: the two solves' first-order bounds"))
+    fig.suptitle("perturbed-constraints: every solver's Δq̈ against the exact Δq̈, "
+                 "c_change = ‖Δq̈_solver − Δq̈_exact‖ / (β₀‖q̈₀‖ + β₁‖q̈₁‖), all working precisions "
+                 f"(clipped at {lo:g})", fontsize=11)
+    fig.legend(handles=handles, loc="lower center", ncol=len(handles), frameon=False, fontsize=9)
+    fig.tight_layout(rect=(0, 0.06, 1, 0.95))
+    save(fig, os.path.join(out, "perturbed_solvers.png"))
 
 
 # --------------------------------------------------------------------------

@@ -36,6 +36,7 @@ int main() {
   femc::Capabilities caps;
   caps.outputs = femc::outputs::qdd | femc::outputs::constraint_force;
   caps.rank_deficient = false;
+  caps.error_growth = 2;  // it forms G = A M⁻¹Aᵀ
   femc::RegisteredSolver mine("downstream", "a downstream Schur-complement solver", caps);
   mine.at<double>(my_solver);
   const femc::RegisteredSolver& solver = femc::solvers().add(std::move(mine));

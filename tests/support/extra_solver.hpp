@@ -43,6 +43,7 @@ inline RegisteredSolver schur_solver() {
   Capabilities caps;
   caps.outputs = outputs::qdd | outputs::constraint_force | outputs::rank;
   caps.rank_deficient = false;
+  caps.error_growth = 2;  // it forms G = A M⁻¹Aᵀ
   caps.rank_policy = "pivoted QR of Aᵀ, threshold 16(n + m)ε";
   RegisteredSolver r("schur", "Schur-complement q̈ of rigid-body codes (a test solver)", caps);
   r.at<double>(schur_solve<double>);

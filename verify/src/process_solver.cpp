@@ -6,8 +6,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "femc/errors.hpp"
@@ -62,6 +64,15 @@ class TextNumbers : public nlohmann::json_sax<json> {
   std::vector<json*> stack_;
   std::string key_;
 };
+
+// A small integer of the protocol (numbers arrive as their text): digits
+// only, at most 9 of them; nullopt for anything else.
+std::optional<long> integer_of(const json& v) {
+  if (!v.is_string()) return std::nullopt;
+  const std::string t = v.get<std::string>();
+  if (t.empty() || t.size() > 9 || t.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return std::stol(t);
+}
 
 std::optional<json> parse_line(const std::string& line) {
   TextNumbers sax;
@@ -134,7 +145,8 @@ void SolverProcess::start() {
       else if (s == "QN") c.outputs |= outputs::QN;
       else if (s == "QW") c.outputs |= outputs::QW;
       else if (s == "lambda") c.outputs |= outputs::lambda;
-      else fault("handshake: unknown output '" + s.substr(0, 20) + "' (qdd, QN, QW, lambda)", &Counts::protocol_errors);
+      else if (s == "rank") c.outputs |= outputs::rank;
+      else fault("handshake: unknown output '" + s.substr(0, 20) + "' (qdd, QN, QW, lambda, rank)", &Counts::protocol_errors);
     }
   }
   auto flag = [&](const char* key, bool& into) {
@@ -148,6 +160,17 @@ void SolverProcess::start() {
   flag("rank_deficient", c.rank_deficient);
   flag("weighted", c.weighted);
   flag("working_forces", c.working_forces);
+  auto power = [&](const char* key, long lo, long hi, int& into) {
+    if (!j.contains(key)) return;
+    const std::optional<long> p = integer_of(j[key]);
+    if (!p || *p < lo || *p > hi)
+      fault(std::string("handshake: \"") + key + "\" must be " + std::to_string(lo) + " or " + std::to_string(hi) +
+                ", got " + j[key].dump().substr(0, 20),
+            &Counts::protocol_errors);
+    into = static_cast<int>(*p);
+  };
+  power("error_growth", 1, 2, c.error_growth);
+  power("residual_mass_power", 0, 1, c.residual_mass_power);
   if (j.contains("rank_policy") && j["rank_policy"].is_string()) c.rank_policy = j["rank_policy"].get<std::string>();
   hs.precisions = {"double"};
   if (j.contains("precisions")) {
@@ -269,6 +292,24 @@ Answer SolverProcess::solve(const SystemText& system, const std::string& precisi
   if (c.returns(outputs::QN)) get("QN", a.QN, n);
   if (c.returns(outputs::QW)) get("QW", a.QW, n);
   if (c.returns(outputs::lambda)) get("lambda", a.lambda, m);
+  if (c.returns(outputs::rank)) {
+    const long most = static_cast<long>(std::min(n, m));
+    const std::optional<long> r = j->contains("rank") ? integer_of((*j)["rank"]) : std::nullopt;
+    if (!r || *r > most)
+      fault("answer \"rank\" must be an integer in [0, " + std::to_string(most) + "], got " +
+                (j->contains("rank") ? (*j)["rank"].dump().substr(0, 20) : std::string("(none)")),
+            &Counts::protocol_errors);
+    a.rank = *r;
+    if (j->contains("rank_tol")) {
+      std::vector<std::string> tol;
+      try {
+        tol = texts(json::array({(*j)["rank_tol"]}), "rank_tol");
+      } catch (const SolverFault& e) {
+        fault(e.what(), &Counts::protocol_errors);
+      }
+      a.rank_tol = tol.at(0);
+    }
+  }
   return a;
 }
 
@@ -306,6 +347,17 @@ RegisteredSolver process_solver(const std::shared_ptr<SolverProcess>& process, c
     if (c.returns(outputs::QN)) s.QN = read_vector<S>(a.QN, "QN");
     if (c.returns(outputs::QW)) s.QW = read_vector<S>(a.QW, "QW");
     if (c.returns(outputs::lambda)) s.lambda = read_vector<S>(a.lambda, "lambda");
+    if (c.returns(outputs::rank)) {
+      // The rank and its tolerance only: the magnitudes the solver saw are
+      // not part of the protocol (NaN where a floating type can say so).
+      RankDecision<S>& rd = s.diagnostics.rank;
+      rd.rank = static_cast<Index>(a.rank);
+      if constexpr (!ScalarTraits<S>::exact) {
+        const S unknown = S(std::numeric_limits<double>::quiet_NaN());
+        rd.largest = rd.smallest_kept = rd.largest_dropped = rd.tol = unknown;
+      }
+      if (!a.rank_tol.empty()) rd.tol = read_vector<S>({a.rank_tol}, "rank_tol")(0);
+    }
     // Qᶜ = Qᴺ + Qᵂ when given; else M q̈ − Q, filled in but not declared (see the handshake).
     s.Qc = c.returns(outputs::QN | outputs::QW) ? Vector<S>(s.QN + s.QW) : Vector<S>(sys.M * s.qdd - sys.Q);
     return s;

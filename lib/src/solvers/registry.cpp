@@ -98,6 +98,14 @@ std::string describe_systems(const Capabilities& c) {
          (c.working_forces ? ", C" : ", C = 0");
 }
 
+std::string describe_error_model(const Capabilities& c) {
+  std::string s = std::string("forward error u·(κ(B)") + (c.error_growth == 2 ? "²" : "") + " + κ(M))";
+  if (c.error_growth == 2 || c.residual_mass_power == 1)
+    s += std::string(", residual ×") + (c.error_growth == 2 ? "κ(B)" : "") +
+         (c.error_growth == 2 && c.residual_mass_power == 1 ? "·" : "") + (c.residual_mass_power == 1 ? "κ(M)" : "");
+  return s;
+}
+
 SolverRegistry& solvers() {
   static SolverRegistry registry = [] {
     SolverRegistry r;

@@ -37,6 +37,22 @@ struct Capabilities {
   // Accepts C ≠ 0 (constraint forces that do work; else C = 0 in every draw).
   bool working_forces = true;
   Arithmetic arithmetic = Arithmetic::Floating;
+  // The power p of κ(B) in the solver's forward error (B = W^{1/2} A L⁻ᵀ,
+  // M = LLᵀ): to first order ‖Δq̈‖/‖q̈‖ ≲ u·(κ(B)^p + κ(M) + κ(B)²η) for q̈,
+  // Qᴺ, Qᵂ (studies/conditioning.cpp). 1 for a backward-stable solve of the
+  // least-squares problem in B; 2 for a method that forms G = B Bᵀ, whose
+  // condition number is κ(B)² (a range-space or Schur-complement method).
+  // The studies draw each solver's theory line from it, so that the
+  // regression gate holds each solver to its own law.
+  int error_growth = 1;
+  // The power s of κ(M) in its constraint residual ‖W^{1/2}(A q̈ − b)‖,
+  // which a backward-stable solve in B keeps at u·(‖B‖‖x‖ + ‖d‖)
+  // (studies/framework/measure.hpp): 0 when B is formed from a Cholesky
+  // factor of M (backward stable for M); 1 when M^{±1/2} are formed
+  // explicitly and mixed with solves by M (the papers' literal formula).
+  // A method that forms G = B Bᵀ leaves a residual κ(B) times larger, by
+  // error_growth alone.
+  int residual_mass_power = 0;
   // The matrix on which the solver decides rank; empty when not declared.
   std::string rank_policy;
 
@@ -47,5 +63,7 @@ struct Capabilities {
 std::string describe_outputs(unsigned outputs);
 // "any rank, W, C" or "full row rank, W = I, C = 0": the systems accepted.
 std::string describe_systems(const Capabilities& caps);
+// "forward error u·(κ(B) + κ(M)), residual ×κ(M)": the error law declared.
+std::string describe_error_model(const Capabilities& caps);
 
 }  // namespace femc

@@ -44,6 +44,8 @@ struct Handshake {
 // An answer, as the texts the solver wrote (JSON numbers keep their text).
 struct Answer {
   std::vector<std::string> qdd, QN, QW, lambda;
+  long rank = -1;        // the rank the solver decided (outputs "rank")
+  std::string rank_tol;  // its relative tolerance τ (kept σ_i > τσ₁); empty when not given
 };
 
 class SolverProcess {
