@@ -75,6 +75,20 @@ struct RemoveStderr {
   }
 } remove_stderr_at_exit;
 
+// The plotting script: $FEMC_PLOT_SCRIPT; else the one installed beside this
+// executable (<prefix>/share/femc/, cmake/FemcInstall.cmake); else the
+// source tree's, when femc runs from its build directory.
+std::string plot_script() {
+  if (const char* env = std::getenv("FEMC_PLOT_SCRIPT"); env && *env) return env;
+  std::error_code ec;
+  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    const fs::path installed = self.parent_path().parent_path() / "share" / "femc" / "plot_studies.py";
+    if (fs::exists(installed, ec)) return installed.string();
+  }
+  return FEMC_PLOT_SCRIPT;
+}
+
 // The studies that compare solvers, for the solver beside cod on the same
 // data, run into dir/studies: their CSV, their plots (the theory lines drawn
 // by studies/plots/plot_studies.py, when it and matplotlib are found) and
@@ -104,9 +118,8 @@ std::vector<std::string> run_studies(const std::vector<std::string>& names, cons
   }
   lines.push_back("- the solver's gate metrics: `studies/metrics.json` (" + std::to_string(count) +
                   "), a baseline for `femc report --check <this report>/studies --solver …`");
-  const char* env = std::getenv("FEMC_PLOT_SCRIPT");
-  const std::string script = env && *env ? env : FEMC_PLOT_SCRIPT;
-  if (!fs::exists(script)) {
+  const std::string script = plot_script();
+  if (script.empty() || !fs::exists(script)) {
     lines.push_back("- plots: not drawn (no plot_studies.py at " + script + "; set FEMC_PLOT_SCRIPT)");
     return lines;
   }
@@ -117,6 +130,7 @@ std::vector<std::string> run_studies(const std::vector<std::string>& names, cons
     lines.push_back("- plots: not drawn (plot_studies.py failed, see studies/plots.log)");
     return lines;
   }
+  lines.push_back("- plots: drawn by `" + script + "`");
   for (const std::string& n : names)
     for (const auto& e : fs::directory_iterator(sdir / n))
       if (e.path().extension() == ".png") {

@@ -11,6 +11,8 @@ install(TARGETS femc femc_verify femc_cli EXPORT femcTargets
 install(DIRECTORY lib/include/femc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # femc::verify: the claim properties, for a downstream project to run on its own solver.
 install(DIRECTORY verify/include/femc/verify DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/femc)
+# The plots of `femc verify`'s studies (the executable looks beside itself).
+install(FILES studies/plots/plot_studies.py DESTINATION ${CMAKE_INSTALL_DATADIR}/femc)
 install(EXPORT femcTargets NAMESPACE femc:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/femc)
 configure_package_config_file(cmake/femcConfig.cmake.in ${CMAKE_CURRENT_BINARY_DIR}/femcConfig.cmake
                               INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/femc)

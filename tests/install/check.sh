@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs the build in BUILD_DIR into a fresh prefix, then configures, builds
 # and tests the downstream project beside this script against it: a solve,
-# and the claims run on the downstream project's own solver.
+# and the claims run on the downstream project's own solver; then the
+# installed `femc verify` on the example solver, with its plots drawn by the
+# installed script.
 set -euo pipefail
 build=$1 work=$2
 rm -rf "$work" && mkdir -p "$work"
@@ -9,3 +11,9 @@ cmake --install "$build" --prefix "$work/prefix" >/dev/null
 cmake -S "$(dirname "$0")" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" >/dev/null
 cmake --build "$work/build" >/dev/null
 ctest --test-dir "$work/build" --output-on-failure >/dev/null || ctest --test-dir "$work/build" --output-on-failure
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+"$work/prefix/bin/femc" verify --solver "/usr/bin/python3 $root/examples/solvers/numpy_pinv.py" --claims E1 --cases 5 \
+  --studies conditioning -o "$work/verify" >/dev/null
+grep -q "plots: drawn by \`$work/prefix/share/femc/plot_studies.py\`" "$work/verify/numpy-pinv/README.md" ||
+  { echo "install: femc verify did not draw its plots with the installed script" >&2; grep plots "$work/verify/numpy-pinv/README.md" >&2; exit 1; }
