@@ -223,6 +223,22 @@ def proxy(**kw):
     return plt.Line2D([], [], **kw)
 
 
+def solver_handles(names):
+    """A legend entry per solver, in its colour and marker."""
+    return [proxy(label=m, markerfacecolor=solver_style(m)["color"], markeredgecolor=solver_style(m)["color"],
+                  marker=solver_style(m)["marker"]) for m in names]
+
+
+def label_grid(axes, used, xlabel, ylabel):
+    """Hides the unused panels of a grid of axes and labels its outer ones."""
+    for ax in axes.flat[used:]:
+        ax.set_visible(False)
+    for ax in axes[-1]:
+        ax.set_xlabel(xlabel)
+    for ax in axes[:, 0]:
+        ax.set_ylabel(ylabel)
+
+
 def sci(x, digits=1):
     """1.5e+08 → '1.5e8' (for titles and labels)."""
     if not math.isfinite(x):
@@ -311,14 +327,8 @@ def plot_conditioning(reports):
         if notes:
             ax.text(0.98, 0.03, "\n".join(notes), transform=ax.transAxes, ha="right", va="bottom", fontsize=8,
                     color="0.25", bbox=dict(fc="white", ec="0.8", alpha=0.9))
-    for ax in axes.flat[len(panels):]:
-        ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel(r"$\kappa(B)$, $B = A\,L^{-T}$")
-    for ax in axes[:, 0]:
-        ax.set_ylabel(r"relative error of $\ddot q$")
-    handles = [proxy(label=m, markerfacecolor=solver_style(m)["color"], markeredgecolor=solver_style(m)["color"],
-                     marker=solver_style(m)["marker"]) for m in methods]
+    label_grid(axes, len(panels), r"$\kappa(B)$, $B = A\,L^{-T}$", r"relative error of $\ddot q$")
+    handles = solver_handles(methods)
     handles += [proxy(marker="o", color="0.3", label="consistent (filled)"),
                 proxy(marker="o", markerfacecolor="none", markeredgecolor="0.3", label="inconsistent (hollow)"),
                 proxy(marker="x", color="red", markersize=8, markeredgewidth=1.6,
@@ -383,12 +393,7 @@ def _conditioning_by_method(ok, methods, precisions, kms, xlim, column, path, yl
         ax.set_title(m)
         if not any_point:
             no_data(ax, f"{m}: no solved rows")
-    for ax in axes.flat[len(methods):]:
-        ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel(r"$\kappa(B)$")
-    for ax in axes[:, 0]:
-        ax.set_ylabel(ylabel)
+    label_grid(axes, len(methods), r"$\kappa(B)$", ylabel)
     handles = [proxy(marker="o", color=PRECISION_COLOR.get(p, "0.3"), label=p) for p in precisions]
     handles += [proxy(marker=km_marker[km], color="0.3", label=kappa_m_label(km)) for km in kms]
     handles += [proxy(marker="o", color="0.3", label="consistent (filled)"),
@@ -540,12 +545,7 @@ def plot_rank(reports):
         ax.set_yticklabels(["refused", "1", "2", "3"])
         ax.set_ylim(0.2, 3.4)
     axes[0][0].invert_xaxis()  # once: the x axis is shared, a second call would undo it
-    for ax in axes.flat[len(methods):]:
-        ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel("σ, decreasing to the right →")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("rank decided")
+    label_grid(axes, len(methods), "σ, decreasing to the right →", "rank decided")
     handles = [proxy(color=PRECISION_COLOR.get(p, "0.3"), linestyle="-", lw=1.6, label=p) for p in precisions]
     handles += [proxy(color="0.3", linestyle=":", label="exact rank of that precision's data"),
                 proxy(color="0.3", marker="x", label="method refused (method-error)")]
@@ -665,14 +665,8 @@ def plot_perturbed_solvers(rows, out):
         ax.set_yscale("log")
         ax.set_ylim(lo / 2, None)
         ax.set_title(e, fontsize=10)
-    for ax in axes.flat[len(experiments):]:
-        ax.set_visible(False)
-    for ax in axes[-1]:
-        ax.set_xlabel("ε")
-    for ax in axes[:, 0]:
-        ax.set_ylabel("c_change")
-    handles = [proxy(label=m, markerfacecolor=solver_style(m)["color"], markeredgecolor=solver_style(m)["color"],
-                     marker=solver_style(m)["marker"]) for m in solvers]
+    label_grid(axes, len(experiments), "ε", "c_change")
+    handles = solver_handles(solvers)
     handles.append(proxy(linestyle="--", color="k", label="1: the two solves' first-order bounds"))
     fig.suptitle("perturbed-constraints: every solver's Δq̈ against the exact Δq̈, "
                  "c_change = ‖Δq̈_solver − Δq̈_exact‖ / (β₀‖q̈₀‖ + β₁‖q̈₁‖), all working precisions "
