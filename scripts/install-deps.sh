@@ -10,6 +10,7 @@ packages=(
   libgtest-dev librapidcheck-dev libbenchmark-dev liblapacke-dev libopenblas-dev python3-matplotlib
   coq libcoq-mathcomp-algebra
   clang libclang-rt-14-dev
+  libsimbody-dev  # engines/: the Simbody adapter (optional at build time: the suite passes without it)
 )
 
 missing=()

@@ -35,11 +35,14 @@
 #include "femc/solve.hpp"
 #include "femc/systems/double_parallelogram.hpp"
 #include "support/convert.hpp"
+#include "support/rounded_bound.hpp"
 
 namespace femc {
 namespace {
 
-constexpr double kDoubleU = 0x1p-53;
+using test::bound_per_u;
+using test::inf_norm;
+using test::kDoubleU;
 
 // The double parallelogram at cos θ = 3/5, sin θ = 4/5, θ̇ = 2, in mixed
 // coordinates (systems/double_parallelogram.hpp, mixed_at): rank 5 of 6
@@ -62,21 +65,6 @@ struct Reference {
   Solution<rational> exact;  // the mechanism's motion: the exact solution of the exact data
   double bound_per_u;        // c·K·(data + |q*|∞): the bound is bound_per_u·u_d
 };
-
-double inf_norm(const Vector<rational>& x) {
-  double m = 0;
-  for (Index i = 0; i < x.size(); ++i) m = std::max(m, std::abs(test::to_double(x(i))));
-  return m;
-}
-
-// The bound above, per unit roundoff: c·κ(M)·κ_r(P)·(data + |q̈|∞), the
-// conditioning of sys at rank r (consistent constraints).
-double bound_per_u(const System<rational>& sys, Index r, double qdd_inf) {
-  const test::Conditioning k = test::conditioning(sys, r);
-  const double nm = double(sys.n() + sys.m());
-  const double data = 1 + inf_norm(sys.Q) + inf_norm(sys.C) + inf_norm(sys.b);
-  return 16 * nm * nm * k.kappa_M * k.kappa_P * (data + qdd_inf);
-}
 
 Reference reference_of(const System<rational>& exact_sys) {
   Reference r;
