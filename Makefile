@@ -2,8 +2,8 @@
 # packages), configure and build with CMake presets.
 #   make report   build, then solve the bundled example systems at every precision,
 #                 integrate the built-in systems (reports/seed-systems/), run the six
-#                 quick studies (reports/<study>/, CSV + JSON + PNG) and write the
-#                 index reports/README.md
+#                 quick studies (reports/<study>/, CSV + JSON + PNG), check the engines
+#                 built (reports/engines/, femc engines) and write the index reports/README.md
 #   make test     build, then run the whole ctest suite (unit, proof, ...)
 #   make asan     the same suite under AddressSanitizer + UBSan (CI runs it too)
 #   make bench    build bench/ (Google Benchmark), run it on one thread, write reports/performance.md
@@ -32,6 +32,9 @@ report: build-cli
 	@scripts/simulate-seed-systems.sh $(FEMC) reports/seed-systems
 	@$(FEMC) study all --jobs $(JOBS) --out reports
 	@/usr/bin/python3 studies/plots/plot_studies.py reports
+	@if $(FEMC) engines --list | grep -q .; then \
+	  $(FEMC) engines --out reports/engines && /usr/bin/python3 engines/plots/plot_engines.py reports/engines; \
+	else echo "femc: no engine adapter built: reports/engines skipped"; fi
 	@/usr/bin/python3 scripts/report-index.py reports
 
 test: build

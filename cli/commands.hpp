@@ -36,5 +36,7 @@ std::function<int()> add_report_command(CLI::App& app);
 // Registers `femc verify` (the claims and studies against a solver process,
 // verify/).
 std::function<int()> add_verify_command(CLI::App& app);
+// Registers `femc engines` (the engine adapters' campaign, engines/).
+std::function<int()> add_engines_command(CLI::App& app);
 
 }  // namespace femc::cli

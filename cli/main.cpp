@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   auto run_study = femc::cli::add_study_command(app);
   auto run_report = femc::cli::add_report_command(app);
   auto run_verify = femc::cli::add_verify_command(app);
+  auto run_engines = femc::cli::add_engines_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -28,5 +29,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("study")) return run_study();
   if (app.got_subcommand("report")) return run_report();
   if (app.got_subcommand("verify")) return run_verify();
+  if (app.got_subcommand("engines")) return run_engines();
   return 0;
 }

@@ -11,6 +11,7 @@ packages=(
   coq libcoq-mathcomp-algebra
   clang libclang-rt-14-dev
   libsimbody-dev  # engines/: the Simbody adapter (optional at build time: the suite passes without it)
+  libmujoco-dev   # engines/: the MuJoCo adapter (optional likewise)
 )
 
 missing=()

@@ -873,6 +873,27 @@ def performance_section(reports):
     return out + [""]
 
 
+def engines_section(reports):
+    out = ["## Engines under test", ""]
+    d = os.path.join(reports, "engines")
+    if not os.path.exists(os.path.join(d, "README.md")):
+        return out + ["Not generated here (`femc engines` writes engines/; it needs libsimbody-dev or "
+                      "libmujoco-dev at build time).", ""]
+    found = [f for f in ("simbody.csv", "mujoco.csv") if os.path.exists(os.path.join(d, f))]
+    rows = fails = 0
+    for f in found:
+        with open(os.path.join(d, f), encoding="utf-8") as fh:
+            lines = fh.read().splitlines()[1:]
+        rows += len(lines)
+        fails += sum(1 for line in lines if ",FAIL," in line)
+    out.append(f"[engines/README.md](engines/README.md): {', '.join(f.split('.')[0] for f in found) or 'no engine'} "
+               f"against exact Gauss on their own mechanisms, {rows} states, {fails} outside the first-order bound "
+               "(tables, findings, the extracted systems as `femc solve` inputs; `femc engines`).")
+    if os.path.exists(os.path.join(d, "mujoco_softness.png")):
+        out += ["", "![MuJoCo's distance from hard Gauss](engines/mujoco_softness.png)"]
+    return out + [""]
+
+
 def build_index(reports):
     studies = [s for s in STUDY_ORDER if os.path.exists(os.path.join(reports, s, s + ".json"))]
     studies += sorted(s for s in os.listdir(reports) if s not in studies
@@ -886,7 +907,7 @@ def build_index(reports):
         out += ["Studies: " + " · ".join(f"[{s}](#{s})" for s in studies) + ". Also: [regression baseline]"
                 "(#regression-baseline) · [reproduce](#reproduce) · [example systems](#example-systems-reportsexamples)"
                 " · [per-system trajectories](#per-system-trajectories) · "
-                "[performance](#performance)", ""]
+                "[engines under test](#engines-under-test) · [performance](#performance)", ""]
     else:
         out += ["No study records here yet (`femc study all`).", ""]
     for s in studies:
@@ -895,6 +916,7 @@ def build_index(reports):
     out += reproduce_section()
     out += examples_section(reports)
     out += seed_systems_section(reports)
+    out += engines_section(reports)
     out += performance_section(reports)
     return "\n".join(out).rstrip() + "\n"
 

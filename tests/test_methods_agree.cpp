@@ -56,11 +56,7 @@ double max_abs_diff(const Vector<S>& x, const Vector<rational>& ref) {
   return as_double(worst);
 }
 
-double inf_norm(const Vector<rational>& v) {
-  double r = 0;
-  for (Index i = 0; i < v.size(); ++i) r = std::max(r, std::abs(to_double(v(i))));
-  return r;
-}
+using prop::inf_norm;
 
 template <class S>
 class MethodsAgreeWithExact : public ::testing::Test {};

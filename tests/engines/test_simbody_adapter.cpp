@@ -8,12 +8,10 @@
 //   b       against −Ġu, Ġ by differences of calcG along the motion,
 //   M       against the kinetic energy ½uᵀMu (polarization over unit vectors),
 //   Q       at u = 0 against −∂V/∂q, V Simbody's potential energy.
-// The differences are central; the error of D(h) is estimated by Richardson,
-// |D(h/2) − D(h)|·4/3, and a check passes when the difference from the
-// extracted value is within twice that estimate plus the rounding of the
-// differenced values, 4·ε·max|f|/h (ε = 2⁻⁵²). Each check is also run on a
-// wrong value, off by 1e-6 relative (and b without its velocity-product
-// term, M with one entry off by 1e-6), which must fail it.
+// The differences and their tolerances are support/central_difference.hpp's.
+// Each check is also run on a wrong value, off by 1e-6 relative (and b
+// without its velocity-product term, M with one entry off by 1e-6), which
+// must fail it.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,6 +22,7 @@
 #include "femc/io/json_system.hpp"
 #include "femc/scalar/rational.hpp"
 #include "femc/solve.hpp"
+#include "support/central_difference.hpp"
 #include "support/convert.hpp"
 #include "support/rounded_bound.hpp"
 
@@ -34,7 +33,6 @@ constexpr double kEps = 0x1p-52;
 const double kAngles[] = {0.3, 1.0, 2.0, 4.0};
 constexpr double kOmega = 2.0;
 
-
 // f at q + t·dq (u unchanged), realized to stage; f reads the state.
 using Probe = std::function<Vector<double>(const SimTK::State&)>;
 Vector<double> at(const Mechanism& m, const Vector<double>& dq, double t, SimTK::Stage stage, const Probe& f) {
@@ -44,29 +42,15 @@ Vector<double> at(const Mechanism& m, const Vector<double>& dq, double t, SimTK:
   return f(s);
 }
 
-// The central difference of f along dq and whether `expected` is within its
-// error estimate (header).
+// Whether `expected` is the derivative of f along dq (support/central_difference.hpp).
 bool difference_agrees(const Mechanism& m, const Vector<double>& dq, SimTK::Stage stage, const Probe& f,
                        const Vector<double>& expected, const char* what) {
-  auto D = [&](double h) {
-    return Vector<double>((at(m, dq, h, stage, f) - at(m, dq, -h, stage, f)) / (2 * h));
-  };
-  const double h = 1e-4;
-  const Vector<double> d1 = D(h), d2 = D(h / 2);
-  const double scale = std::max(at(m, dq, 0, stage, f).lpNorm<Eigen::Infinity>(), 1.0);
-  const double tol = 2 * (d2 - d1).lpNorm<Eigen::Infinity>() * 4 / 3 + 4 * kEps * scale / (h / 2);
-  const double err = (d2 - expected).lpNorm<Eigen::Infinity>();
-  std::cout << "  " << what << ": |difference − extracted| " << err << ", tolerance " << tol << "\n";
-  return err <= tol;
+  return test::difference_agrees([&](double t) { return at(m, dq, t, stage, f); }, 1, expected, what);
 }
 
 Vector<double> speeds(const Mechanism& m) { return to_eigen(m.state.getU()); }
 
-// x with its first entry off by 1e-6·max(1, ‖x‖∞): an error each check must see.
-Vector<double> off_by_1e6(Vector<double> x) {
-  x(0) += 1e-6 * std::max(1.0, x.lpNorm<Eigen::Infinity>());
-  return x;
-}
+using test::off_by_1e6;
 
 TEST(SimbodyAdapter, ConstraintJacobianIsTheDerivativeOfThePositionErrors) {
   for (double theta : kAngles) {

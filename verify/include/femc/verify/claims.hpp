@@ -75,12 +75,6 @@ double dbl(const S& x) {
   return as_double(x);
 }
 
-inline double inf_norm(const Vector<rational>& v) {
-  double r = 0;
-  for (Index i = 0; i < v.size(); ++i) r = std::max(r, std::abs(to_double(v(i))));
-  return r;
-}
-
 template <class S>
 double inf_norm_s(const Vector<S>& v) {
   S r(0);

@@ -6,6 +6,8 @@
 #include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <Eigen/SVD>
+#include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "femc/scalar/builtin.hpp"
@@ -84,6 +86,28 @@ inline Index exact_rank(const Matrix<rational>& X) {
   lu.setThreshold(rational(0));  // every nonzero pivot counts: the exact rank
   lu.compute(X);
   return lu.rank();
+}
+
+// |x|∞ of a rational vector, as a double.
+inline double inf_norm(const Vector<rational>& x) {
+  double m = 0;
+  for (Index i = 0; i < x.size(); ++i) m = std::max(m, std::abs(to_double(x(i))));
+  return m;
+}
+
+// The forward-error bound for data rounded to a precision of unit roundoff
+// u_d (tests/test_rounded_data.cpp states and tests it): rounding the data is
+// a backward error of u_d per entry, so
+//   |q̂ − q*|∞ ≤ c·u_d·K·(data + |q*|∞),  c = 16(n + m)²,
+//   data = 1 + ‖Q‖∞ + ‖C‖∞ + ‖b‖∞,  K = κ(M)·κ_r(P)
+// for consistent constraints at rank r. This returns the bound per u_d. An
+// engine's data are rounded to double: its answer, if its solve is backward
+// stable, is within this bound of the Gauss solution of the data.
+inline double rounded_data_bound_per_u(const System<rational>& sys, Index r, double qdd_inf) {
+  const Conditioning k = conditioning(sys, r);
+  const double nm = double(sys.n() + sys.m());
+  const double data = 1 + inf_norm(sys.Q) + inf_norm(sys.C) + inf_norm(sys.b);
+  return 16 * nm * nm * k.kappa_M * k.kappa_P * (data + qdd_inf);
 }
 
 }  // namespace femc::prop

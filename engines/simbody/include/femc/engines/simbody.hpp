@@ -21,6 +21,7 @@
 
 #include <Simbody.h>
 
+#include "femc/engines/four_bar_geometry.hpp"
 #include "femc/system.hpp"
 
 namespace femc::engines::simbody {
@@ -53,14 +54,14 @@ Extracted extract(const Mechanism& mechanism);
 // that read back to it exactly, "data_precision": "double".
 std::string to_solve_json(const Extracted& e, const std::string& name, const std::string& description);
 
-// A planar four-bar in Simbody: ground pivots 1 m apart; crank 0.4 m,
-// coupler 1.2 m and rocker 0.9 m, uniform 1 kg rods on pins about z, under
-// gravity 9.81 in −y. The loop is closed by a ball joint (Constraint::Ball)
-// between the coupler's and the rocker's ends: 3 rows, of which the z row
-// is identically zero for planar motion (a permanently redundant row; rank 2
-// of 3). At crank angle theta (rad, from +x) on the open branch, assembled by
-// Simbody to 1e-14, with crank speed omega (rad/s), projected by Simbody onto
-// the velocity constraints.
-std::unique_ptr<Mechanism> four_bar(double theta, double omega);
+// A four-bar of four_bar_geometry.hpp in Simbody (pins about z, gravity
+// along −y), the loop closed by a ball joint (Constraint::Ball) between the
+// coupler's and the rocker's ends: 3 rows, of which the z row is identically
+// zero for planar motion (a permanently redundant row; rank 2 of 3 away from
+// singular configurations). At crank angle theta (rad, from +x) on the open
+// branch, assembled by Simbody to 1e-14, with crank speed omega (rad/s),
+// projected by Simbody onto the velocity constraints.
+std::unique_ptr<Mechanism> four_bar(double theta, double omega,
+                                    const four_bar_geometry::Lengths& lengths = four_bar_geometry::kCrankRocker);
 
 }  // namespace femc::engines::simbody

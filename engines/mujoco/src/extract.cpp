@@ -1,0 +1,118 @@
+#include "femc/engines/mujoco.hpp"
+#include "femc/errors.hpp"
+#include "femc/scalar/builtin.hpp"
+#include "femc/scalar/rational.hpp"
+#include "femc/verify/process_solver.hpp"
+#include "femc/verify/system_json.hpp"
+
+namespace femc::engines::mujoco {
+namespace {
+
+// The first k entries of a MuJoCo array.
+Vector<double> read(const mjtNum* x, int k) { return Eigen::Map<const Vector<double>>(x, k); }
+
+// efc_J (dense, row-major) with the rows checked to be equality rows.
+Matrix<double> jacobian(const Model& model) {
+  const mjModel* m = model.m();
+  const mjData* d = model.d();
+  if (d->nefc != d->ne) {
+    throw InputError(model.name(), "has " + std::to_string(d->nefc - d->ne) +
+                                       " constraint rows that are not equality constraints (contacts, joint limits "
+                                       "or friction loss) at this state; the adapter expresses equality rows only");
+  }
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  return Eigen::Map<const RowMajor>(d->efc_J, d->ne, m->nv);
+}
+
+// J(q(t)) v along q(t) = q ⊕ t v (mj_integratePos), in a scratch copy of
+// the data.
+Vector<double> jacobian_times_v_at(const Model& model, double t, mjData* scratch) {
+  const mjModel* m = model.m();
+  mj_copyData(scratch, m, model.d());
+  mj_integratePos(m, scratch->qpos, model.d()->qvel, t);
+  mj_forward(m, scratch);
+  if (scratch->ne != model.d()->ne) throw InputError(model.name(), "the number of equality rows changes along the motion");
+  using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+  const Eigen::Map<const RowMajor> J(scratch->efc_J, scratch->ne, m->nv);
+  return J * read(model.d()->qvel, m->nv);
+}
+
+}  // namespace
+
+Extracted extract(const Model& model) {
+  const mjModel* m = model.m();
+  const mjData* d = model.d();
+  const int n = m->nv, k = d->ne;
+  Extracted e;
+  e.J = jacobian(model);
+  e.M.resize(n, n);
+  {
+    using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    RowMajor dense(n, n);
+    mj_fullM(m, dense.data(), d->qM);
+    e.M = dense;
+  }
+  e.Q = read(d->qfrc_smooth, n);
+  e.D = read(d->efc_D, k);
+  e.aref = read(d->efc_aref, k);
+  e.pos = read(d->efc_pos, k);
+  e.qacc = read(d->qacc, n);
+  e.efc_force = read(d->efc_force, k);
+
+  // J̇ v = d/dt (J(q(t)) v) at t = 0. The central difference D(h) has error
+  // O(h²); Richardson's (4 D(h/2) − D(h))/3 has O(h⁴), and |D(h/2) − D(h)|/3,
+  // the error of D(h/2), bounds it from above. The differenced values are
+  // rounded to ε·|J||v|, which divided by h adds ε·|J v|_max/h.
+  mjData* scratch = mj_makeData(m);
+  const double h = 1e-3;
+  auto D = [&](double step) {
+    return Vector<double>((jacobian_times_v_at(model, step, scratch) - jacobian_times_v_at(model, -step, scratch)) /
+                          (2 * step));
+  };
+  Vector<double> d1, d2;
+  try {
+    d1 = D(h);
+    d2 = D(h / 2);
+  } catch (...) {
+    mj_deleteData(scratch);
+    throw;
+  }
+  mj_deleteData(scratch);
+  e.Jdot_v = (4 * d2 - d1) / 3;
+  const double scale = (e.J.cwiseAbs() * read(d->qvel, n).cwiseAbs()).lpNorm<Eigen::Infinity>();
+  e.Jdot_v_error = (d2 - d1).lpNorm<Eigen::Infinity>() / 3 + 0x1p-52 * scale / (h / 2);
+  return e;
+}
+
+System<rational> augmented(const Extracted& e) {
+  const Index n = e.M.rows(), k = e.J.rows();
+  auto q = [](double x) { return rational(x); };  // exact
+  System<rational> s;
+  s.M = Matrix<rational>::Zero(n + k, n + k);
+  s.M.topLeftCorner(n, n) = e.M.unaryExpr(q);
+  s.A = Matrix<rational>::Zero(k, n + k);
+  s.A.leftCols(n) = e.J.unaryExpr(q);
+  s.Q.resize(n + k);
+  s.Q.head(n) = e.Q.unaryExpr(q);
+  for (Index i = 0; i < k; ++i) {
+    s.M(n + i, n + i) = q(e.D(i));
+    s.A(i, n + i) = -1;
+    s.Q(n + i) = q(e.D(i)) * q(e.aref(i));
+  }
+  s.b = Vector<rational>::Zero(k);
+  s.C = Vector<rational>::Zero(n + k);
+  s.W = Matrix<rational>::Identity(k, k);
+  return s;
+}
+
+System<double> hard(const Extracted& e) {
+  return make_system<double>(e.M, e.J, Vector<double>(-e.Jdot_v), e.Q);
+}
+
+std::string to_solve_json(const System<double>& sys, const std::string& name, const std::string& description) {
+  SystemText text = verify::to_system_text(sys);  // each double in its round-trip digits
+  text.data_precision = "double";
+  return verify::system_json(text, name, description);
+}
+
+}  // namespace femc::engines::mujoco
