@@ -12,33 +12,17 @@
 
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/rational.hpp"
+#include "support/cli_run.hpp"
 
 namespace femc {
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status;
-  std::string out, err;
-};
+using test::CliRun;
+using test::slurp;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-CliRun femc(const std::string& args) {
-  fs::path dir = fs::temp_directory_path() / ("femc_cli_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  std::string cmd = std::string(FEMC_CLI) + " " + args + " >" + (dir / "out").string() + " 2>" + (dir / "err").string();
-  int raw = std::system(cmd.c_str());
-  CliRun r{WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(dir / "out"), slurp(dir / "err")};
-  fs::remove_all(dir);
-  return r;
-}
+CliRun femc(const std::string& args) { return test::run_cli(FEMC_CLI, args, "femc_cli"); }
 
 std::string example(const std::string& name) { return std::string(FEMC_EXAMPLES) + "/" + name; }
 

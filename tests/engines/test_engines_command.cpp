@@ -11,21 +11,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/cli_run.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
 
-struct CliRun {
-  int status;
-  std::string out, err;
-};
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+using femc::test::CliRun;
+using femc::test::slurp;
 
 fs::path scratch(const std::string& name) {
   fs::path dir = fs::temp_directory_path() / ("femc_engines_" + std::to_string(::getpid())) / name;
@@ -34,14 +27,7 @@ fs::path scratch(const std::string& name) {
   return dir;
 }
 
-CliRun femc(const std::string& args) {
-  const fs::path log = scratch("log");
-  fs::create_directories(log);
-  const std::string cmd =
-      std::string(FEMC_CLI) + " " + args + " >" + (log / "out").string() + " 2>" + (log / "err").string();
-  const int raw = std::system(cmd.c_str());
-  return {WIFEXITED(raw) ? WEXITSTATUS(raw) : -1, slurp(log / "out"), slurp(log / "err")};
-}
+CliRun femc(const std::string& args) { return femc::test::run_cli(FEMC_CLI, args, "femc_engines_cli"); }
 
 bool built(const std::string& engine) { return femc("engines --list").out.find(engine) != std::string::npos; }
 
