@@ -103,7 +103,9 @@ std::string simbody_campaign(bool quick, Files& files, std::ostream& log) {
   }
 
   // 2. The change-point four-bar approaching its folded configuration θ = 0:
-  // the loop's second singular value falls like θ. Crank speed 1 rad/s.
+  // the loop's second singular value falls like θ. Crank speed 1 rad/s before
+  // Simbody's projection, which is minimum-norm in all three speeds and
+  // leaves it at about 1/3 (the table's omega column).
   {
     const int last = quick ? 8 : 16;
     bool written = false;
