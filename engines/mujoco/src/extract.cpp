@@ -1,3 +1,8 @@
+#include <Eigen/Cholesky>
+#include <algorithm>
+#include <limits>
+#include <vector>
+
 #include "femc/engines/mujoco.hpp"
 #include "femc/errors.hpp"
 #include "femc/scalar/builtin.hpp"
@@ -58,13 +63,17 @@ Extracted extract(const Model& model) {
   e.pos = read(d->efc_pos, k);
   e.qacc = read(d->qacc, n);
   e.efc_force = read(d->efc_force, k);
+  e.qacc_warmstart = read(d->qacc_warmstart, n);
+  e.qacc_smooth = read(d->qacc_smooth, n);
 
   // J̇ v = d/dt (J(q(t)) v) at t = 0. The central difference D(h) has error
   // O(h²); Richardson's (4 D(h/2) − D(h))/3 has O(h⁴), and |D(h/2) − D(h)|/3,
   // the error of D(h/2), bounds it from above. The differenced values are
   // rounded to ε·|J||v|, which divided by h adds ε·|J v|_max/h.
+  // The step is 1e-3 for unit speeds and shorter for faster motions (the
+  // truncation error grows with |v|∞³).
   mjData* scratch = mj_makeData(m);
-  const double h = 1e-3;
+  const double h = 1e-3 / std::max(1.0, read(d->qvel, n).lpNorm<Eigen::Infinity>());
   auto D = [&](double step) {
     return Vector<double>((jacobian_times_v_at(model, step, scratch) - jacobian_times_v_at(model, -step, scratch)) /
                           (2 * step));
@@ -82,6 +91,48 @@ Extracted extract(const Model& model) {
   const double scale = (e.J.cwiseAbs() * read(d->qvel, n).cwiseAbs()).lpNorm<Eigen::Infinity>();
   e.Jdot_v_error = (d2 - d1).lpNorm<Eigen::Infinity>() / 3 + 0x1p-52 * scale / (h / 2);
   return e;
+}
+
+double newton_bound(const Extracted& e, const Vector<double>& x) {
+  const Index n = e.M.rows(), k = e.J.rows();
+  auto gamma = [](double m) { return m * 0x1p-53 / (1 - m * 0x1p-53); };
+  const Matrix<double> absM = e.M.cwiseAbs(), absJ = e.J.cwiseAbs();
+  const Matrix<double> JtDJ = e.J.transpose() * e.D.asDiagonal() * e.J;
+  const Matrix<double> H = e.M + JtDJ;
+  const Eigen::LLT<Matrix<double>> llt(H);
+  if (llt.info() != Eigen::Success) return std::numeric_limits<double>::infinity();  // H not SPD: no bound
+  const Matrix<double> absL = Matrix<double>(llt.matrixL()).cwiseAbs();
+  const Matrix<double> Hinv = llt.solve(Matrix<double>::Identity(n, n)).cwiseAbs();
+  const Matrix<double> absH_parts = absM + absJ.transpose() * e.D.asDiagonal() * absJ;
+  const Matrix<double> dH = gamma(double(k + 1)) * absH_parts + gamma(double(3 * n + 1)) * absL * absL.transpose();
+  // MuJoCo starts from the start point of lower cost (2.2.2's warmstart():
+  // ½(x₀ − a₀)ᵀ(M x₀ − Q) plus the constraint cost, which is the cost below
+  // up to a constant); where the two costs are within their rounding of each
+  // other, either may be it. The rounding's scale counts |a₀| = |qacc_smooth|
+  // with |x₀|, as MuJoCo's formula does.
+  auto cost = [&](const Vector<double>& x0) {
+    const Vector<double> r = e.J * x0 - e.aref;
+    return 0.5 * x0.dot(e.M * x0) - e.Q.dot(x0) + 0.5 * r.dot(e.D.cwiseProduct(r));
+  };
+  auto cost_scale = [&](const Vector<double>& x0) {
+    const Vector<double> ax0 = x0.cwiseAbs() + e.qacc_smooth.cwiseAbs(), r = absJ * ax0 + e.aref.cwiseAbs();
+    return ax0.dot(absM * ax0) + e.Q.cwiseAbs().dot(ax0) + r.dot(e.D.cwiseProduct(r));
+  };
+  const double cw = cost(e.qacc_warmstart), cs = cost(e.qacc_smooth);
+  const double tie = gamma(double(2 * (n + k) + 4)) * std::max(cost_scale(e.qacc_warmstart), cost_scale(e.qacc_smooth));
+  std::vector<const Vector<double>*> starts;
+  if (cw <= cs + tie) starts.push_back(&e.qacc_warmstart);
+  if (cs <= cw + tie) starts.push_back(&e.qacc_smooth);
+  double worst = 0;
+  for (const Vector<double>* x0 : starts) {
+    const Vector<double> ax0 = x0->cwiseAbs(), d = (*x0 - x).cwiseAbs();
+    const Vector<double> dg =
+        gamma(double(n + k + 1)) * (absM * ax0 + e.Q.cwiseAbs() +
+                                    absJ.transpose() * (e.D.asDiagonal() * (absJ * ax0 + e.aref.cwiseAbs())));
+    const Vector<double> E = Hinv * (dg + dH * d) + gamma(double(n + k)) * d;
+    worst = std::max(worst, E.lpNorm<Eigen::Infinity>());
+  }
+  return worst;
 }
 
 System<rational> augmented(const Extracted& e) {

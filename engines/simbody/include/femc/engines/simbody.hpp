@@ -18,10 +18,12 @@
 // (femc/data_precision.hpp).
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <Simbody.h>
 
-#include "femc/engines/four_bar_geometry.hpp"
+#include "femc/engines/bricard.hpp"
+#include "femc/engines/planar_loop.hpp"
 #include "femc/system.hpp"
 
 namespace femc::engines::simbody {
@@ -54,14 +56,24 @@ Extracted extract(const Mechanism& mechanism);
 // that read back to it exactly, "data_precision": "double".
 std::string to_solve_json(const Extracted& e, const std::string& name, const std::string& description);
 
-// A four-bar of four_bar_geometry.hpp in Simbody (pins about z, gravity
-// along −y), the loop closed by a ball joint (Constraint::Ball) between the
-// coupler's and the rocker's ends: 3 rows, of which the z row is identically
-// zero for planar motion (a permanently redundant row; rank 2 of 3 away from
-// singular configurations). At crank angle theta (rad, from +x) on the open
-// branch, assembled by Simbody to 1e-14, with crank speed omega (rad/s),
-// projected by Simbody onto the velocity constraints.
+// A planar loop of planar_loop.hpp in Simbody (pins about z, gravity along
+// −y), closed by a ball joint (Constraint::Ball) between the last serial
+// link's end and the rocker's: 3 rows, of which the z row is identically zero
+// for planar motion (a permanently redundant row; rank 2 of 3 away from
+// singular configurations). At the leading angles (rad) on the open branch,
+// assembled by Simbody to 1e-14, with the leading joints' speeds (rad/s)
+// projected by Simbody onto the velocity constraints (minimum-norm in all
+// speeds, so the leading speeds change too).
+std::unique_ptr<Mechanism> planar_loop(const planar_loop::Loop& loop, const std::vector<double>& leading_angles,
+                                       const std::vector<double>& leading_speeds);
+// The four-bar: the loop's crank at angle theta, speed omega.
 std::unique_ptr<Mechanism> four_bar(double theta, double omega,
-                                    const four_bar_geometry::Lengths& lengths = four_bar_geometry::kCrankRocker);
+                                    const planar_loop::Loop& lengths = planar_loop::kCrankRocker);
+
+// Bricard's mechanism of bricard.hpp: six pins, the cut link's halves joined
+// by Constraint::Weld (6 rows, rank 5 in exact arithmetic), at the example's
+// assembled angles, assembled by Simbody to 1e-14, with the first pin's speed
+// `speed0` projected onto the velocity constraints.
+std::unique_ptr<Mechanism> bricard(double speed0 = bricard::kSpeed0);
 
 }  // namespace femc::engines::simbody
