@@ -1,6 +1,7 @@
 // `femc engines` end to end (label engines): a quick campaign writes the
-// report, the tables and the extracted systems, and the crank-rocker's states
-// pass in every engine built; an unknown engine, or a MuJoCo model that does
+// report, the tables and the extracted systems, and every state of the
+// crank-rocker, the closed chain and Bricard's mechanism passes in every engine
+// built; an unknown engine, or a MuJoCo model that does
 // not load, exits 2 with one stderr line naming it and writes nothing.
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -31,7 +32,7 @@ CliRun femc(const std::string& args) { return femc::test::run_cli(FEMC_CLI, args
 
 bool built(const std::string& engine) { return femc("engines --list").out.find(engine) != std::string::npos; }
 
-TEST(EnginesCommand, QuickCampaignWritesTheReportAndTheCrankRockerPasses) {
+TEST(EnginesCommand, QuickCampaignWritesTheReportAndItsTrajectoriesPass) {
   if (femc("engines --list").out.empty()) GTEST_SKIP() << "no engine adapter in this build";
   const fs::path out = scratch("report");
   const CliRun run = femc("engines --quick --out " + out.string());
@@ -41,24 +42,28 @@ TEST(EnginesCommand, QuickCampaignWritesTheReportAndTheCrankRockerPasses) {
     if (!built(engine)) continue;
     const std::string table = slurp(out / (engine + ".csv"));
     ASSERT_FALSE(table.empty()) << engine;
-    std::istringstream lines(table);
-    std::string line;
-    int crank_rocker = 0;
-    while (std::getline(lines, line))
-      if (line.rfind("crank-rocker,", 0) == 0) {
-        ++crank_rocker;
-        EXPECT_NE(line.find(",pass,"), std::string::npos) << engine << ": " << line;
-      }
-    EXPECT_GT(crank_rocker, 0) << engine;
+    for (const std::string mechanism : {"crank-rocker", "closed chain", "Bricard"}) {
+      std::istringstream lines(table);
+      std::string line;
+      int states = 0;
+      while (std::getline(lines, line))
+        if (line.rfind(mechanism + ",", 0) == 0) {
+          ++states;
+          EXPECT_NE(line.find(",pass,"), std::string::npos) << engine << ": " << line;
+        }
+      EXPECT_GT(states, 0) << engine << ": " << mechanism;
+    }
   }
   if (built("simbody")) {
     EXPECT_NE(readme.find("## Simbody"), std::string::npos);
     EXPECT_TRUE(fs::exists(out / "systems/simbody_change_point_folded.json"));
+    EXPECT_TRUE(fs::exists(out / "systems/simbody_bricard_worst.json"));
   }
   if (built("mujoco")) {
     EXPECT_NE(readme.find("## MuJoCo"), std::string::npos);
     EXPECT_TRUE(fs::exists(out / "mujoco_softness.csv"));
     EXPECT_TRUE(fs::exists(out / "systems/mujoco_crank_rocker_hard.json"));
+    EXPECT_TRUE(fs::exists(out / "systems/mujoco_bricard_worst_augmented.json"));
   }
 }
 

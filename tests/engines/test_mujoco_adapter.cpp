@@ -18,8 +18,13 @@
 // 1e-6), which must fail it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
 #include <iostream>
 
 #include "femc/engines/mujoco.hpp"
@@ -28,17 +33,37 @@
 #include "femc/solve.hpp"
 #include "support/central_difference.hpp"
 #include "support/convert.hpp"
-#include "support/rounded_bound.hpp"
 
 namespace femc::engines::mujoco {
 namespace {
 
 using test::difference_agrees;
 using test::off_by_1e6;
+using test::step;
 
 constexpr double kEps = 0x1p-52;
-const double kAngles[] = {0.3, 1.0, 2.0, 4.0};
 constexpr double kOmega = 2.0;
+
+// The mechanisms every check runs on, built moving or at rest, and their
+// number of equality rows: the crank-rocker at four crank angles and the
+// closed chain (a <connect>: 3 rows), Bricard's mechanism (a <weld>: 6).
+struct Case {
+  std::string name;
+  std::function<std::unique_ptr<Model>(bool moving)> make;
+  Index rows;
+};
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (double theta : {0.3, 1.0, 2.0, 4.0})
+    out.push_back({"four-bar at " + std::to_string(theta),
+                   [theta](bool moving) { return four_bar(theta, moving ? kOmega : 0.0); }, 3});
+  out.push_back({"closed chain", [](bool moving) {
+                   return planar_loop(planar_loop::kClosedChain, planar_loop::kClosedChainStart,
+                                      moving ? std::vector<double>{1.0, -1.0, 0.5, 0.3} : std::vector<double>(4, 0.0));
+                 }, 3});
+  out.push_back({"Bricard", [](bool moving) { return bricard(moving ? bricard::kSpeed0 : 0.0); }, 6});
+  return out;
+}
 
 // f of a copy of the model's data at q ⊕ t·dq (velocities unchanged), after
 // mj_forward.
@@ -55,26 +80,29 @@ Vector<double> at(const Model& model, const Vector<double>& dq, double t, F f) {
 Vector<double> efc_pos(const mjData* d) { return Eigen::Map<const Vector<double>>(d->efc_pos, d->ne); }
 
 TEST(MujocoAdapter, ConstraintJacobianIsTheDerivativeOfThePositionErrors) {
-  for (double theta : kAngles) {
-    const auto model = four_bar(theta, kOmega);
+  for (const Case& c : cases()) {
+    const auto model = c.make(true);
     const Extracted e = extract(*model);
-    ASSERT_EQ(e.J.rows(), 3);
+    ASSERT_EQ(e.J.rows(), c.rows) << c.name;
     const Vector<double> v = model->qvel(), Jv = e.J * v;
     const test::Path r = [&](double t) { return at(*model, v, t, efc_pos); };
-    EXPECT_TRUE(difference_agrees(r, 1, Jv, "J v")) << theta;
-    EXPECT_FALSE(difference_agrees(r, 1, off_by_1e6(Jv), "J v, off by 1e-6")) << theta;
+    const double h = step(v);
+    EXPECT_TRUE(difference_agrees(r, 1, Jv, "J v", h)) << c.name;
+    EXPECT_FALSE(difference_agrees(r, 1, off_by_1e6(Jv), "J v, off by 1e-6", h)) << c.name;
   }
 }
 
 TEST(MujocoAdapter, VelocityProductTermIsTheSecondDerivativeOfThePositionErrors) {
-  for (double theta : kAngles) {
-    const auto model = four_bar(theta, kOmega);
+  for (const Case& c : cases()) {
+    const auto model = c.make(true);
     const Extracted e = extract(*model);
     const Vector<double> v = model->qvel();
     const test::Path r = [&](double t) { return at(*model, v, t, efc_pos); };
-    EXPECT_TRUE(difference_agrees(r, 2, e.Jdot_v, "J̇v", 2e-4)) << theta;
-    EXPECT_FALSE(difference_agrees(r, 2, Vector<double>::Zero(3), "J̇v = 0 (MuJoCo's own omission)", 2e-4));
-    EXPECT_FALSE(difference_agrees(r, 2, off_by_1e6(e.Jdot_v), "J̇v, off by 1e-6", 2e-4)) << theta;
+    const double h = step(v, 1e-2);
+    EXPECT_TRUE(difference_agrees(r, 2, e.Jdot_v, "J̇v", h)) << c.name;
+    EXPECT_FALSE(difference_agrees(r, 2, Vector<double>::Zero(c.rows), "J̇v = 0 (MuJoCo's own omission)", h))
+        << c.name;
+    EXPECT_FALSE(difference_agrees(r, 2, off_by_1e6(e.Jdot_v), "J̇v, off by 1e-6", h)) << c.name;
     // The adapter's own estimate must cover its error (the second difference
     // agrees with it to the tolerance above) and be far below the distances it
     // serves to measure (MuJoCo's qacc is percents from hard Gauss): 1e-6·|J̇v|.
@@ -95,17 +123,23 @@ Vector<double> poses(const mjModel* m, const mjData* d) {
 
 // ½vᵀMv against the kinetic energy from differences of the bodies' poses:
 // ω from Ṙ Rᵀ = [ω]×, I the body's principal inertia in its inertial frame
-// R = ximat. Tolerance: the energy is a quadratic form in the differenced
-// velocities, so an error δ in them moves it by at most
-// Σ (m|ẋ_c| + |I||ω|)·δ; δ is the difference's Richardson estimate, taken
-// from test::difference_agrees's own comparison of the velocities.
+// R = ximat. The velocities are central differences D(s) extrapolated twice:
+// r(s) = (4 D(s/2) − D(s))/3 has error c·s⁴, so r(h/2) = (4 D(h/4) − D(h/2))/3
+// is within |r(h/2) − r(h)|/15 of the rates, plus rounding: the poses
+// (scale p = max(1, |pose|∞)) rounded to ε·p make D(s) off by ε·p/s, and
+// r(h/2) by (4·4 + 2)/3 ε·p/h = 6ε·p/h. Tolerance: the energy is a quadratic
+// form in the rates, so an error δ in them (∞-norm per entry) moves it by at
+// most Σ (m·√3|ẋ_c| + 9·max I·|ω|)·δ (ω's three entries each combine three
+// of Ṙ's with |R| ≤ 1), twice δ's estimate, plus the rounding of ½vᵀMv.
 double kinetic_energy_gap(const Model& model, const Vector<double>& v, const Matrix<double>& M, double* tol) {
   const mjModel* m = model.m();
   const test::Path pose = [&](double t) { return at(model, v, t, [&](const mjData* d) { return poses(m, d); }); };
-  const double h = 1e-4;
-  const Vector<double> d1 = (pose(h) - pose(-h)) / (2 * h), d2 = (pose(h / 2) - pose(-h / 2)) / h;
-  const Vector<double> rates = (4 * d2 - d1) / 3;
-  const double delta = (d2 - d1).lpNorm<Eigen::Infinity>() / 3 + kEps * 4 / h;
+  const double h = 1e-3;
+  auto D = [&](double s) { return Vector<double>((pose(s) - pose(-s)) / (2 * s)); };
+  const Vector<double> d1 = D(h), d2 = D(h / 2), d3 = D(h / 4);
+  const Vector<double> r1 = (4 * d2 - d1) / 3, rates = (4 * d3 - d2) / 3;
+  const double scale = std::max(1.0, pose(0).lpNorm<Eigen::Infinity>());
+  const double delta = (rates - r1).lpNorm<Eigen::Infinity>() / 15 + 6 * kEps * scale / h;
   const Vector<double> p0 = pose(0);
   double energy = 0, sensitivity = 0;
   for (int b = 1; b < m->nbody; ++b) {
@@ -118,7 +152,7 @@ double kinetic_energy_gap(const Model& model, const Vector<double>& v, const Mat
     const Eigen::Vector3d omega_local = R.transpose() * Eigen::Vector3d(W(2, 1), W(0, 2), W(1, 0));
     const Eigen::Vector3d I(m->body_inertia[3 * b], m->body_inertia[3 * b + 1], m->body_inertia[3 * b + 2]);
     energy += 0.5 * mass * xc.squaredNorm() + 0.5 * omega_local.dot(I.cwiseProduct(omega_local));
-    sensitivity += mass * xc.norm() * std::sqrt(3.0) + 3 * I.maxCoeff() * omega_local.norm() * 3;
+    sensitivity += mass * std::sqrt(3.0) * xc.norm() + 9 * I.maxCoeff() * omega_local.norm();
   }
   *tol = 2 * sensitivity * delta + 16 * v.size() * kEps * M.cwiseAbs().maxCoeff() * v.squaredNorm();
   return std::abs(energy - 0.5 * v.dot(M * v));
@@ -143,21 +177,21 @@ bool mass_matrix_agrees(const Model& model, const Matrix<double>& M) {
 }
 
 TEST(MujocoAdapter, MassMatrixGivesTheKineticEnergyOfTheBodiesMotion) {
-  for (double theta : kAngles) {
-    const auto model = four_bar(theta, kOmega);
+  for (const Case& c : cases()) {
+    const auto model = c.make(true);
     const Extracted e = extract(*model);
-    EXPECT_TRUE(mass_matrix_agrees(*model, e.M)) << theta;
+    EXPECT_TRUE(mass_matrix_agrees(*model, e.M)) << c.name;
     Matrix<double> wrong = e.M;
     wrong(0, 1) *= 1 + 1e-6;
     wrong(1, 0) *= 1 + 1e-6;
-    EXPECT_FALSE(mass_matrix_agrees(*model, wrong)) << theta;
+    EXPECT_FALSE(mass_matrix_agrees(*model, wrong)) << c.name;
   }
 }
 
 // At v = 0, Q is gravity alone: −∂V/∂q, V from mj_energyPos.
 TEST(MujocoAdapter, AppliedForceAtRestIsMinusTheGradientOfThePotential) {
-  for (double theta : kAngles) {
-    const auto model = four_bar(theta, 0.0);
+  for (const Case& c : cases()) {
+    const auto model = c.make(false);
     model->m()->opt.enableflags |= mjENBL_ENERGY;  // mj_energyPos fills energy[0] only with it
     const Extracted e = extract(*model);
     const Index n = e.M.rows();
@@ -169,18 +203,18 @@ TEST(MujocoAdapter, AppliedForceAtRestIsMinusTheGradientOfThePotential) {
           return Vector<double>::Constant(1, d->energy[0]);
         });
       };
-      EXPECT_TRUE(difference_agrees(V, 1, Vector<double>::Constant(1, -e.Q(i)), "−∂V/∂q_i = Q_i")) << theta << i;
+      EXPECT_TRUE(difference_agrees(V, 1, Vector<double>::Constant(1, -e.Q(i)), "−∂V/∂q_i = Q_i")) << c.name << " " << i;
       const double scale = std::max(1.0, e.Q.lpNorm<Eigen::Infinity>());
       EXPECT_FALSE(difference_agrees(V, 1, Vector<double>::Constant(1, -e.Q(i) + 1e-6 * scale), "Q_i off by 1e-6"))
-          << theta << i;
+          << c.name << " " << i;
     }
   }
 }
 
 // MuJoCo's qacc and efc_force against the exact Gauss solution of the
-// augmented problem built from its extracted doubles. If MuJoCo's solve is
-// backward stable in these data, qacc is within the rounded-data bound
-// (support/rounded_bound.hpp) of the exact x: we allow twice it. Its
+// augmented problem built from its extracted doubles. qacc must be within
+// the first-order error of MuJoCo's Newton step on these data
+// (newton_bound, mujoco.hpp) of the exact x. Its
 // constraint force is λ = −D(J x − a_ref), so |efc_force − λ| ≤
 // max D·(‖J‖∞·|qacc − x|∞ + 2nε(‖J‖∞|qacc|∞ + |a_ref|∞)). States on the
 // constraint manifold (a_ref at rounding level) and off it (position error
@@ -199,7 +233,9 @@ Agreement compare(const Extracted& e, const Vector<double>& qacc, const Vector<d
   for (Index i = 0; i < n; ++i) a.qacc_err = std::max(a.qacc_err, std::abs(test::to_double(exact.qdd(i)) - qacc(i)));
   for (Index i = 0; i < k; ++i)
     a.force_err = std::max(a.force_err, std::abs(test::to_double(exact.lambda(i)) - force(i)));
-  a.qacc_bound = 2 * test::bound_per_u(aug, k, test::inf_norm(exact.qdd)) * test::kDoubleU;
+  Vector<double> x(n);
+  for (Index i = 0; i < n; ++i) x(i) = test::to_double(exact.qdd(i));
+  a.qacc_bound = newton_bound(e, x);
   const double J = e.J.cwiseAbs().rowwise().sum().maxCoeff();
   a.force_bound = e.D.maxCoeff() * (J * a.qacc_bound + 2 * n * kEps *
                                                           (J * qacc.lpNorm<Eigen::Infinity>() +
@@ -209,8 +245,8 @@ Agreement compare(const Extracted& e, const Vector<double>& qacc, const Vector<d
 
 TEST(MujocoAdapter, MujocosAccelerationIsTheGaussSolutionOfItsAugmentedProblem) {
   for (bool on_manifold : {true, false}) {
-    for (double theta : kAngles) {
-      const auto model = four_bar(theta, kOmega);
+    for (const Case& c : cases()) {
+      const auto model = c.make(true);
       if (!on_manifold) {
         Vector<double> q = model->qpos(), v = model->qvel();
         q(1) += 1e-3;
@@ -219,18 +255,18 @@ TEST(MujocoAdapter, MujocosAccelerationIsTheGaussSolutionOfItsAugmentedProblem) 
       }
       const Extracted e = extract(*model);
       const Agreement a = compare(e, e.qacc, e.efc_force);
-      std::cout << (on_manifold ? "on" : "off") << " the manifold, θ = " << theta << ": |a_ref|∞ "
+      std::cout << (on_manifold ? "on" : "off") << " the manifold, " << c.name << ": |a_ref|∞ "
                 << e.aref.lpNorm<Eigen::Infinity>() << "; |qacc − x|∞ " << a.qacc_err << ", bound " << a.qacc_bound
                 << " (slack " << a.qacc_bound / std::max(a.qacc_err, 1e-300) << "); |efc_force − λ|∞ " << a.force_err
                 << ", bound " << a.force_bound << "\n";
-      EXPECT_LE(a.qacc_err, a.qacc_bound) << theta;
-      EXPECT_LE(a.force_err, a.force_bound) << theta;
+      EXPECT_LE(a.qacc_err, a.qacc_bound) << c.name;
+      EXPECT_LE(a.force_err, a.force_bound) << c.name;
       if (!on_manifold) EXPECT_GT(e.aref.lpNorm<Eigen::Infinity>(), 1e-2);
 
       // The checks can fail: an answer off by 1e-6, or the force's sign flipped.
       const Agreement wrong = compare(e, off_by_1e6(e.qacc), Vector<double>(-e.efc_force));
-      EXPECT_GT(wrong.qacc_err, wrong.qacc_bound) << theta;
-      EXPECT_GT(wrong.force_err, wrong.force_bound) << theta;
+      EXPECT_GT(wrong.qacc_err, wrong.qacc_bound) << c.name;
+      EXPECT_GT(wrong.force_err, wrong.force_bound) << c.name;
     }
   }
 }

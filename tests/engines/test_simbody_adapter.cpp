@@ -16,6 +16,9 @@
 
 #include <cmath>
 #include <functional>
+#include <memory>
+#include <string>
+#include <vector>
 #include <iostream>
 
 #include "femc/engines/simbody.hpp"
@@ -30,8 +33,28 @@ namespace femc::engines::simbody {
 namespace {
 
 constexpr double kEps = 0x1p-52;
-const double kAngles[] = {0.3, 1.0, 2.0, 4.0};
-constexpr double kOmega = 2.0;
+
+// The mechanisms every check runs on, built moving or at rest, and the rank
+// of their constraints at the data's precision: the crank-rocker at four
+// crank angles (the ball's z row redundant), the closed chain, and Bricard's
+// mechanism (its weld's 6 rows of rank 5).
+struct Case {
+  std::string name;
+  std::function<std::unique_ptr<Mechanism>(bool moving)> make;
+  Index rank;
+};
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  for (double theta : {0.3, 1.0, 2.0, 4.0})
+    out.push_back({"four-bar at " + std::to_string(theta),
+                   [theta](bool moving) { return four_bar(theta, moving ? 2.0 : 0.0); }, 2});
+  out.push_back({"closed chain", [](bool moving) {
+                   return planar_loop(planar_loop::kClosedChain, planar_loop::kClosedChainStart,
+                                      moving ? std::vector<double>{1.0, -1.0, 0.5, 0.3} : std::vector<double>(4, 0.0));
+                 }, 2});
+  out.push_back({"Bricard", [](bool moving) { return bricard(moving ? bricard::kSpeed0 : 0.0); }, 5});
+  return out;
+}
 
 // f at q + t·dq (u unchanged), realized to stage; f reads the state.
 using Probe = std::function<Vector<double>(const SimTK::State&)>;
@@ -45,7 +68,8 @@ Vector<double> at(const Mechanism& m, const Vector<double>& dq, double t, SimTK:
 // Whether `expected` is the derivative of f along dq (support/central_difference.hpp).
 bool difference_agrees(const Mechanism& m, const Vector<double>& dq, SimTK::Stage stage, const Probe& f,
                        const Vector<double>& expected, const char* what) {
-  return test::difference_agrees([&](double t) { return at(m, dq, t, stage, f); }, 1, expected, what);
+  return test::difference_agrees([&](double t) { return at(m, dq, t, stage, f); }, 1, expected, what,
+                                 test::step(dq));
 }
 
 Vector<double> speeds(const Mechanism& m) { return to_eigen(m.state.getU()); }
@@ -53,20 +77,20 @@ Vector<double> speeds(const Mechanism& m) { return to_eigen(m.state.getU()); }
 using test::off_by_1e6;
 
 TEST(SimbodyAdapter, ConstraintJacobianIsTheDerivativeOfThePositionErrors) {
-  for (double theta : kAngles) {
-    const auto m = four_bar(theta, kOmega);
+  for (const Case& c : cases()) {
+    const auto m = c.make(true);
     const Extracted e = extract(*m);
     const Vector<double> u = speeds(*m);
     const Probe qerr = [](const SimTK::State& s) { return to_eigen(s.getQErr()); };
     const Vector<double> Gu = e.system.A * u;
-    EXPECT_TRUE(difference_agrees(*m, u, SimTK::Stage::Position, qerr, Gu, "G u")) << theta;
-    EXPECT_FALSE(difference_agrees(*m, u, SimTK::Stage::Position, qerr, off_by_1e6(Gu), "G u, off by 1e-6")) << theta;
+    EXPECT_TRUE(difference_agrees(*m, u, SimTK::Stage::Position, qerr, Gu, "G u")) << c.name;
+    EXPECT_FALSE(difference_agrees(*m, u, SimTK::Stage::Position, qerr, off_by_1e6(Gu), "G u, off by 1e-6")) << c.name;
   }
 }
 
 TEST(SimbodyAdapter, RightHandSideIsMinusTheVelocityProductTerm) {
-  for (double theta : kAngles) {
-    const auto m = four_bar(theta, kOmega);
+  for (const Case& c : cases()) {
+    const auto m = c.make(true);
     const Extracted e = extract(*m);
     const Vector<double> u = speeds(*m);
     const Probe Gu = [&](const SimTK::State& s) {
@@ -106,47 +130,47 @@ bool mass_matrix_agrees(const Mechanism& m, const Matrix<double>& M) {
 }
 
 TEST(SimbodyAdapter, MassMatrixGivesTheKineticEnergy) {
-  for (double theta : kAngles) {
-    const auto m = four_bar(theta, kOmega);
+  for (const Case& c : cases()) {
+    const auto m = c.make(true);
     const Extracted e = extract(*m);
-    EXPECT_TRUE(mass_matrix_agrees(*m, e.system.M)) << theta;
+    EXPECT_TRUE(mass_matrix_agrees(*m, e.system.M)) << c.name;
     Matrix<double> wrong = e.system.M;
     wrong(0, 1) *= 1 + 1e-6;
     wrong(1, 0) *= 1 + 1e-6;
-    EXPECT_FALSE(mass_matrix_agrees(*m, wrong)) << theta;
+    EXPECT_FALSE(mass_matrix_agrees(*m, wrong)) << c.name;
   }
 }
 
 // At u = 0 the applied force is gravity alone: Q = −∂V/∂q.
 TEST(SimbodyAdapter, AppliedForceAtRestIsMinusTheGradientOfThePotential) {
-  for (double theta : kAngles) {
-    const auto m = four_bar(theta, 0.0);
+  for (const Case& c : cases()) {
+    const auto m = c.make(false);
     const Extracted e = extract(*m);
     const Probe V = [&](const SimTK::State& s) { return Vector<double>::Constant(1, m->system.calcPotentialEnergy(s)); };
     for (int i = 0; i < e.system.n(); ++i) {
       const Vector<double> ei = Vector<double>::Unit(e.system.n(), i);
       EXPECT_TRUE(difference_agrees(*m, ei, SimTK::Stage::Dynamics, V, Vector<double>::Constant(1, -e.system.Q(i)),
                                     "−∂V/∂q_i = Q_i"))
-          << theta << " " << i;
+          << c.name << " " << i;
       const double scale = std::max(1.0, e.system.Q.lpNorm<Eigen::Infinity>());
       EXPECT_FALSE(difference_agrees(*m, ei, SimTK::Stage::Dynamics, V,
                                      Vector<double>::Constant(1, -e.system.Q(i) + 1e-6 * scale), "Q_i off by 1e-6"))
-          << theta << " " << i;
+          << c.name << " " << i;
     }
   }
 }
 
 // Simbody's u̇ against the exact Gauss solution of the extracted doubles,
-// their rank decided at the data's precision (rank 2: the ball's z row is
-// redundant). Both approximate the rank-2 Gauss solution of these data within
+// their rank decided at the data's precision (rank 2 for the planar loops,
+// whose ball's z row is redundant; 5 for Bricard's weld). Both approximate the rank-2 Gauss solution of these data within
 // the rounded-data bound (support/rounded_bound.hpp) if Simbody's solve is
 // backward stable, so they agree within twice it. Also: Simbody's
 // multipliers, in femc's sign, give its constraint force, M u̇ − Q = Aᵀλ.
 TEST(SimbodyAdapter, SimbodysAccelerationsAreTheGaussSolutionOfItsData) {
-  for (double theta : kAngles) {
-    const auto m = four_bar(theta, kOmega);
+  for (const Case& c : cases()) {
+    const auto m = c.make(true);
     const Extracted e = extract(*m);
-    const std::string json = to_solve_json(e, "four-bar", "test");
+    const std::string json = to_solve_json(e, c.name, "test");
     const SystemText text = read_system_text(json);
     ASSERT_TRUE(text.every_number_could_be_double);
     const System<double> back = to_system<double>(text);
@@ -159,21 +183,21 @@ TEST(SimbodyAdapter, SimbodysAccelerationsAreTheGaussSolutionOfItsData) {
     Options<rational> opt{Method::Exact};
     opt.data_precision = kDoubleData;
     const Solution<rational> exact = solve(data, opt);
-    EXPECT_EQ(exact.diagnostics.rank.rank, 2) << theta;
+    EXPECT_EQ(exact.diagnostics.rank.rank, c.rank) << c.name;
     System<rational> sym = data;  // the bound's conditioning, M symmetrized
     sym.M = (data.M + data.M.transpose()) / rational(2);
-    const double bound = 2 * test::bound_per_u(sym, 2, e.udot.lpNorm<Eigen::Infinity>()) * test::kDoubleU;
+    const double bound = 2 * test::bound_per_u(sym, c.rank, e.udot.lpNorm<Eigen::Infinity>()) * test::kDoubleU;
     double err = 0;
     for (Index i = 0; i < e.udot.size(); ++i) err = std::max(err, std::abs(test::to_double(exact.qdd(i)) - e.udot(i)));
-    std::cout << "four-bar θ = " << theta << ": |q̈ − Simbody u̇|∞ " << err << ", bound " << bound << ", slack "
+    std::cout << c.name << ": |q̈ − Simbody u̇|∞ " << err << ", bound " << bound << ", slack "
               << bound / std::max(err, 1e-300) << "\n";
-    EXPECT_LE(err, bound) << theta;
+    EXPECT_LE(err, bound) << c.name;
 
     const Vector<double> force = e.system.M * e.udot - e.system.Q, from_lambda = e.system.A.transpose() * e.lambda;
     const double scale = e.system.M.cwiseAbs().maxCoeff() * e.udot.lpNorm<Eigen::Infinity>() +
                          e.system.Q.lpNorm<Eigen::Infinity>() +
                          e.system.A.cwiseAbs().maxCoeff() * e.lambda.lpNorm<Eigen::Infinity>();
-    EXPECT_LE((force - from_lambda).lpNorm<Eigen::Infinity>(), 16 * e.system.n() * kEps * scale) << theta;
+    EXPECT_LE((force - from_lambda).lpNorm<Eigen::Infinity>(), 16 * e.system.n() * kEps * scale) << c.name;
     EXPECT_GT((force + from_lambda).lpNorm<Eigen::Infinity>(), 16 * e.system.n() * kEps * scale)
         << "Simbody's own sign would pass too: the check could not fail";
   }
