@@ -3,6 +3,7 @@
 #include <Eigen/Cholesky>
 #include <Eigen/SVD>
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -22,6 +23,12 @@ std::string sci(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", x);
   return buf;
+}
+
+std::string slug(const std::string& name) {
+  std::string out;
+  for (unsigned char c : name) out += std::isalnum(c) ? char(std::tolower(c)) : '_';
+  return out;
 }
 
 Vector<double> to_double(const Vector<rational>& x) {
@@ -173,9 +180,10 @@ void run_engine_campaign(const CampaignOptions& options, std::ostream& log) {
       "# Engines under test\n\n"
       "Written by `femc engines` (engines/campaign). Each engine's accelerations at its own mechanisms' states "
       "against the exact Gauss solution of the very doubles it computed them from (rank decided at the data's "
-      "precision, double), and the first-order bound a backward-stable solve must meet: twice the rounded-data "
-      "bound 16(n+m)²·u·κ(M)·κ_r(P)·(data + |q̈|∞) (verify/exact_data.hpp), with one more κ(P) where b is "
-      "inconsistent. Errors and bounds are relative to |q̈|∞. `systems/` holds the extracted systems that show "
+      "precision, double), and the first-order bound its solve must meet: for Simbody, twice the rounded-data "
+      "bound of a backward-stable solve, 16(n+m)²·u·κ(M)·κ_r(P)·(data + |q̈|∞) (verify/exact_data.hpp), with one "
+      "more κ(P) where b is inconsistent; for MuJoCo, the error of its Newton step on its soft problem (its "
+      "section). Errors and bounds are relative to |q̈|∞. `systems/` holds the extracted systems that show "
       "each finding as `femc solve` inputs (`femc solve FILE --method exact` reproduces the reference without "
       "the engine).\n\n" +
       sections;

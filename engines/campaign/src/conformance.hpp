@@ -63,6 +63,9 @@ std::string simbody_campaign(bool quick, Files& files, std::ostream& log);
 std::string mujoco_campaign(bool quick, const std::vector<std::string>& user_models, int steps, Files& files,
                             std::ostream& log);
 
+// A mechanism's name as part of a file name: "closed chain" → "closed_chain".
+std::string slug(const std::string& name);
+
 // "1.2e-15" (3 significant digits).
 std::string sci(double x);
 
