@@ -27,6 +27,7 @@
 #include "femc/solve.hpp"
 #include "support/central_difference.hpp"
 #include "support/convert.hpp"
+#include "support/engine_cases.hpp"
 #include "support/rounded_bound.hpp"
 
 namespace femc::engines::simbody {
@@ -34,26 +35,14 @@ namespace {
 
 constexpr double kEps = 0x1p-52;
 
-// The mechanisms every check runs on, built moving or at rest, and the rank
-// of their constraints at the data's precision: the crank-rocker at four
-// crank angles (the ball's z row redundant), the closed chain, and Bricard's
-// mechanism (its weld's 6 rows of rank 5).
-struct Case {
-  std::string name;
-  std::function<std::unique_ptr<Mechanism>(bool moving)> make;
-  Index rank;
-};
+using Case = test::EngineCase<Mechanism>;
 std::vector<Case> cases() {
-  std::vector<Case> out;
-  for (double theta : {0.3, 1.0, 2.0, 4.0})
-    out.push_back({"four-bar at " + std::to_string(theta),
-                   [theta](bool moving) { return four_bar(theta, moving ? 2.0 : 0.0); }, 2});
-  out.push_back({"closed chain", [](bool moving) {
-                   return planar_loop(planar_loop::kClosedChain, planar_loop::kClosedChainStart,
-                                      moving ? std::vector<double>{1.0, -1.0, 0.5, 0.3} : std::vector<double>(4, 0.0));
-                 }, 2});
-  out.push_back({"Bricard", [](bool moving) { return bricard(moving ? bricard::kSpeed0 : 0.0); }, 5});
-  return out;
+  return test::engine_cases<Mechanism>(
+      [](double theta, double omega) { return four_bar(theta, omega); },
+      [](const planar_loop::Loop& l, const std::vector<double>& q, const std::vector<double>& v) {
+        return planar_loop(l, q, v);
+      },
+      [](double speed0) { return bricard(speed0); });
 }
 
 // f at q + t·dq (u unchanged), realized to stage; f reads the state.
