@@ -45,6 +45,9 @@ struct Row {
   std::string rank_engine;      // the rank the engine's answer is nearest to, or "soft"
   double error = 0, bound = 0;  // relative to |q̈|∞
   double violation = 0;         // |A u̇ − b|∞ / (|A|∞|u̇|∞ + |b|∞) of the engine's answer
+  // The constraint force the engine applies against the exact one, relative
+  // to the exact one's |·|∞ (Aᵀλ: unique where λ is not, redundant rows).
+  double force_error = 0, force_bound = 0;
   bool pass = false;
   std::string note;
 };

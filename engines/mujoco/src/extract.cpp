@@ -135,6 +135,13 @@ double newton_bound(const Extracted& e, const Vector<double>& x) {
   return worst;
 }
 
+double force_bound(const Extracted& e, double qacc_bound) {
+  const double J = e.J.cwiseAbs().rowwise().sum().maxCoeff();
+  const double n = double(e.M.rows());
+  return e.D.maxCoeff() *
+         (J * qacc_bound + 2 * n * 0x1p-52 * (J * e.qacc.lpNorm<Eigen::Infinity>() + e.aref.lpNorm<Eigen::Infinity>()));
+}
+
 System<rational> augmented(const Extracted& e) {
   const Index n = e.M.rows(), k = e.J.rows();
   auto q = [](double x) { return rational(x); };  // exact

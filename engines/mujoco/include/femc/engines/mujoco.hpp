@@ -101,6 +101,11 @@ Extracted extract(const Model& model);
 // absolute value, and the larger bound). Rounding in M, J, D, a_ref, Q
 // themselves is not counted: they are the data.
 double newton_bound(const Extracted& e, const Vector<double>& x);
+// The bound on |efc_force − λ|∞ that follows, λ = −D(J x − a_ref) the exact
+// multipliers: MuJoCo forms efc_force = −D(J qacc − a_ref), so
+//   |efc_force − λ| ≤ max D·(‖J‖∞·qacc_bound + 2nε(‖J‖∞|qacc|∞ + |a_ref|∞)),
+// qacc_bound = newton_bound(e, x).
+double force_bound(const Extracted& e, double qacc_bound);
 
 // The augmented hard problem (i), exact in the extracted doubles: the mass's
 // D block and the force's D∘a_ref are formed in rational arithmetic. C = 0,
