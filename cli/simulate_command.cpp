@@ -1,8 +1,9 @@
-// femc simulate SYSTEM [--precision P] [--t-end T] [--dt DT] [--stepper S]
+// femc simulate SYSTEM|MODEL.json [--precision P] [--t-end T] [--dt DT] [--stepper S]
 //                      [--tol X] [--baumgarte A,B] [--contact-model qp|lcp]
 //                      [--contact-tol X] [-o FILE.csv]
 //
-// Integrates one of the built-in systems (dynamics/builtin_models.hpp) and
+// Integrates one of the built-in systems (dynamics/builtin_models.hpp), or a
+// mechanism's model file (dynamics/planar_mechanism.hpp), and
 // writes one CSV row per record. With -o the CSV goes to the file
 // (atomically) and a JSON summary to stdout; without, the CSV to stdout and
 // the summary to stderr. Exit 0 when the run reached t-end, 3 when the model
@@ -41,10 +42,10 @@ SimulateOutput run(const SimulateArgs& a) {
 std::function<int()> add_simulate_command(CLI::App& app) {
   auto a = std::make_shared<SimulateArgs>();
   auto list = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("simulate", "Integrate a built-in system; one CSV row per record");
+  CLI::App* cmd = app.add_subcommand("simulate", "Integrate a built-in system or a model file; one CSV row per record");
   std::string names;
   for (const auto& n : dynamics::builtin_model_names()) names += (names.empty() ? "" : " | ") + n;
-  cmd->add_option("system", a->system, names);
+  cmd->add_option("system", a->system, names + " | a model file (a path: MODEL.json)");
   cmd->add_flag("--list", *list, "list the built-in systems with their data and exit");
   cmd->add_option("--precision", a->precision, "double | long-double | float128 | BITS (MPFR) (default double)");
   cmd->add_option("--t-end", a->t_end, "final time (default: the system's)");

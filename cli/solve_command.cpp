@@ -1,16 +1,18 @@
-// femc solve SYSTEM.json [--precision P] [--data-precision D] [--method M] [--rank-tol X] [-o OUT.json]
+// femc solve SYSTEM.json|MODEL.json [--state STATE.json] [--precision P] [--data-precision D] [--method M] [--rank-tol X] [-o OUT.json]
 //
 // The precision is chosen here, once, at run time; below this file nothing
 // knows about the command line.
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <type_traits>
 
 #include "commands.hpp"
+#include "femc/io/input_file.hpp"
 #include "femc/io/output_file.hpp"
 #include "femc/errors.hpp"
+#include "femc/dynamics/planar_mechanism.hpp"
+#include "femc/io/json_model.hpp"
 #include "femc/io/json_system.hpp"
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/float128.hpp"
@@ -29,6 +31,7 @@ struct SolveArgs {
   std::string rank_tol;
   std::string data_precision;  // default: the input's "data_precision", else exact
   std::string output;
+  std::string state;  // a model's coordinates (--state)
 };
 
 // The data's precision of a solve and the sentence that says where it came
@@ -67,23 +70,8 @@ DataPrecisionChoice choose_data_precision(const SystemText& text, const std::str
   return c;
 }
 
-std::string read_file(const std::string& path) {
-  std::error_code ec;
-  auto size = std::filesystem::file_size(path, ec);
-  if (ec) throw InputError("input", "cannot read '" + path + "': " + ec.message());
-  if (std::filesystem::is_directory(path)) throw InputError("input", "'" + path + "' is a directory");
-  if (size > kMaxDocumentBytes)
-    throw InputError("input", "'" + path + "' is larger than " + std::to_string(kMaxDocumentBytes >> 20) + " MiB");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("input", "cannot open '" + path + "'");
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 template <class S>
-std::string solve_at(const SystemText& text, Method method, const std::string& rank_tol, const DataPrecisionChoice& data) {
-  System<S> sys = to_system<S>(text);
+std::string solve_at(const System<S>& sys, Method method, const std::string& rank_tol, const DataPrecisionChoice& data) {
   Options<S> opt;
   opt.method = method;
   opt.data_precision = data.data;
@@ -98,9 +86,49 @@ std::string solve_at(const SystemText& text, Method method, const std::string& r
   return write_solution_json(out);
 }
 
+// The system of a model file: at the --state given, as given, or at the
+// file's initial state put on the constraints at the working precision
+// (as femc simulate starts).
+template <class S>
+System<S> model_system(const PlanarModelText& text, const ModelStateText* state) {
+  const models::PlanarModel<S> model = to_planar_model<S>(text);
+  Vector<S> q, qd;
+  if (state) state_from_text<S>(*state, model, q, qd);
+  else dynamics::assembled_initial_state(model, text, q, qd);
+  return models::system_at(model, q, qd);
+}
+
+// The input at the working precision S: a system file's entries, or a
+// model file's system at its initial state.
+template <class S>
+System<S> input_system(const SystemText* text, const PlanarModelText* model, const ModelStateText* state) {
+  if constexpr (std::is_same_v<S, double_double> || std::is_same_v<S, quad_double>) {
+    if (model)  // the QD types offer no sin and cos through femc's scalar traits
+      throw InputError("precision", "a model is evaluated at double, long-double, float128 or MPFR bits, not dd or qd");
+    return to_system<S>(*text);
+  } else {
+    if (model) return model_system<S>(*model, state);
+    return to_system<S>(*text);
+  }
+}
+
 std::string run(const SolveArgs& a) {
-  const SystemText text = read_system_text(read_file(a.input));
-  const DataPrecisionChoice data = choose_data_precision(text, a.data_precision);
+  const std::string document = io::read_input_file(a.input);
+  // A model file (it has a "kind") is evaluated in floating point; its
+  // numbers are exact decimals, so its data are exact.
+  std::optional<PlanarModelText> model;
+  std::optional<SystemText> text;
+  if (is_model_document(document)) model = read_planar_model_text(document);
+  else text = read_system_text(document);
+  DataPrecisionChoice data;
+  if (text) {
+    data = choose_data_precision(*text, a.data_precision);
+  } else if (!a.data_precision.empty()) {
+    data.data = parse_data_precision(a.data_precision, "data-precision");
+    data.rule = "given by --data-precision";
+  } else {
+    data.rule = "the system is computed from the model at the working precision";
+  }
   // The default method is cod, or the first exact one at --precision exact;
   // a method runs at the precisions of its arithmetic (methods/list.hpp).
   auto first_of = [](Arithmetic ar) {
@@ -115,19 +143,36 @@ std::string run(const SolveArgs& a) {
   const std::string p = !a.precision.empty() ? a.precision : exact_method ? "exact" : "double";
   if (exact_method && p != "exact")
     throw InputError("precision", "method " + to_string(method) + " runs in exact arithmetic; use --precision exact, not '" + p + "'");
+  const SystemText* t = text ? &*text : nullptr;
+  const PlanarModelText* mt = model ? &*model : nullptr;
+  std::optional<ModelStateText> state;
+  if (!a.state.empty()) {
+    if (!model) throw InputError("state", "--state gives a model's coordinates; '" + a.input + "' is a system, not a model");
+    const std::string document = io::read_input_file(a.state, "state");
+    try {
+      state = read_model_state_text(document);
+    } catch (const InputError& e) {  // "document: malformed …" names the state file
+      if (e.field() == "document") throw InputError("state", std::string(e.what()));
+      throw;
+    }
+  }
+  const ModelStateText* st = state ? &*state : nullptr;
   if (p == "exact") {
     if (!exact_method)
       throw InputError("method", "'" + to_string(method) + "' needs square roots; --precision exact runs only 'exact'");
-    return solve_at<rational>(text, method, a.rank_tol, data);
+    if (model)
+      throw InputError("precision", "a model's matrices involve sines and cosines: no exact evaluation; use a "
+                                    "floating-point precision (e.g. 256)");
+    return solve_at<rational>(to_system<rational>(*t), method, a.rank_tol, data);
   }
-  if (p == "double") return solve_at<double>(text, method, a.rank_tol, data);
-  if (p == "long-double") return solve_at<long double>(text, method, a.rank_tol, data);
-  if (p == "float128") return solve_at<float128>(text, method, a.rank_tol, data);
-  if (p == "dd") return solve_at<double_double>(text, method, a.rank_tol, data);
-  if (p == "qd") return solve_at<quad_double>(text, method, a.rank_tol, data);
+  if (p == "double") return solve_at<double>(input_system<double>(t, mt, st), method, a.rank_tol, data);
+  if (p == "long-double") return solve_at<long double>(input_system<long double>(t, mt, st), method, a.rank_tol, data);
+  if (p == "float128") return solve_at<float128>(input_system<float128>(t, mt, st), method, a.rank_tol, data);
+  if (p == "dd") return solve_at<double_double>(input_system<double_double>(t, mt, st), method, a.rank_tol, data);
+  if (p == "qd") return solve_at<quad_double>(input_system<quad_double>(t, mt, st), method, a.rank_tol, data);
   if (const auto bits = mpfr_bits(p)) {
     MpfrPrecision guard(*bits);
-    return solve_at<mpfr_real>(text, method, a.rank_tol, data);
+    return solve_at<mpfr_real>(input_system<mpfr_real>(t, mt, st), method, a.rank_tol, data);
   }
   throw InputError("precision", "unknown precision '" + p.substr(0, 40) +
                                     "' (double, long-double, float128, dd, qd, exact, or MPFR bits 24..65536)");
@@ -138,7 +183,13 @@ std::string run(const SolveArgs& a) {
 std::function<int()> add_solve_command(CLI::App& app) {
   auto args = std::make_shared<SolveArgs>();
   CLI::App* cmd = app.add_subcommand("solve", "Solve one system (JSON) for q̈, Qᴺ, Qᵂ, Qᶜ, λ, G_g, ‖δ‖");
-  cmd->add_option("system", args->input, "System JSON: M, A, b, Q, optional C, W")->required();
+  cmd->add_option("system", args->input,
+                  "System JSON (M, A, b, Q, optional C, W) or a model file (\"kind\": \"planar\"; solved at its "
+                  "initial state)")
+      ->required();
+  cmd->add_option("--state", args->state,
+                  "with a model: a JSON file {\"q\": [...], \"qd\": [...]} of its coordinates (x, y, θ per body), "
+                  "used as given");
   cmd->add_option("--precision", args->precision,
                   "double | long-double | float128 | dd | qd | BITS (MPFR) | exact (default double)");
   cmd->add_option("--method", args->method, "one of " + method_names() + " (default cod)");

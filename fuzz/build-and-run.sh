@@ -33,7 +33,7 @@ methods=$(sed -n 's/^  X(\([a-z_0-9]*\), [A-Za-z0-9]*, Floating,.*/\1/p' "$root/
 } > "$instantiations.new"
 cmp -s "$instantiations.new" "$instantiations" && rm "$instantiations.new" || mv "$instantiations.new" "$instantiations"
 sources=("$here/fuzz_solve.cpp" "$instantiations" "$root/lib/src/options.cpp" "$root/lib/src/data_precision.cpp"
-         "$root/lib/src/scalar/number_text.cpp" "$root/lib/src/scalar/builtin.cpp" "$root/lib/src/io/json_system.cpp")
+         "$root/lib/src/scalar/number_text.cpp" "$root/lib/src/scalar/builtin.cpp" "$root/lib/src/io/json_system.cpp" "$root/lib/src/io/json_text.cpp")
 rebuild=0
 [ -x "$bin" ] || rebuild=1
 for s in "${sources[@]}" "$root"/lib/include/femc/*.hpp "$root"/lib/include/femc/*.hxx "$root"/lib/include/femc/*/*.h*; do

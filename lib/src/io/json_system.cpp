@@ -1,5 +1,7 @@
 #include "femc/io/json_system.hpp"
 
+#include "json_text.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cctype>
@@ -15,169 +17,9 @@ namespace {
 
 using json = nlohmann::json;
 using ordered_json = nlohmann::ordered_json;
-
-constexpr char kNumberMarker = '\x1e';
-
-// nlohmann's lexer converts every JSON number to double and stops the parse
-// at one beyond double's range (error 406), although such a number is valid
-// JSON and femc reads numbers from their text, never through double. So
-// before parsing, each number token (outside strings) that overflows double
-// is overwritten in a copy of the document by "0" and spaces, the same
-// length, so that byte offsets in later errors stay true; its text is kept,
-// in document order. The SAX handler counts numbers and puts the kept text
-// back where the placeholder arrives.
-struct OverflowingNumbers {
-  std::string document;                        // the copy, when a token was overwritten
-  std::map<std::size_t, std::string> by_index; // number's index in document order → its text
-};
-
-OverflowingNumbers find_overflowing_numbers(std::string_view text) {
-  OverflowingNumbers out;
-  bool in_string = false;
-  std::size_t index = 0;  // numbers seen so far
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-      continue;
-    }
-    if (c != '-' && !(c >= '0' && c <= '9')) continue;
-    std::size_t j = i;  // the token: the characters a JSON number may contain
-    while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '-' ||
-                               text[j] == '+' || text[j] == '.' || text[j] == 'e' || text[j] == 'E'))
-      ++j;
-    const std::string token(text.substr(i, j - i));
-    static const std::regex json_number(R"(-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?)");
-    if (!std::isfinite(std::strtod(token.c_str(), nullptr)) && std::regex_match(token, json_number)) {
-      // beyond double, and a well-formed number (a malformed one is the lexer's to reject): overwrite, keep the text
-      if (out.document.empty()) out.document.assign(text);
-      out.document.replace(i, token.size(), "0" + std::string(token.size() - 1, ' '));
-      out.by_index[index] = token;
-    }
-    ++index;
-    i = j - 1;
-  }
-  return out;
-}
-
-// A SAX handler that builds a DOM in which every number is kept as its text
-// (so that "0.1" written as a JSON number is read exactly later), with a
-// nesting limit and duplicate-key detection. Errors become InputError.
-class TextDomBuilder : public nlohmann::json_sax<json> {
- public:
-  json root;
-  const std::map<std::size_t, std::string>* overflowing = nullptr;  // find_overflowing_numbers
-
-  bool null() override { return put(json(nullptr)); }
-  bool boolean(bool v) override { return put(json(v)); }
-  bool number_integer(number_integer_t v) override { return put(number_text(std::to_string(v))); }
-  bool number_unsigned(number_unsigned_t v) override { return put(number_text(std::to_string(v))); }
-  bool number_float(number_float_t, const string_t& s) override { return put(number_text(s)); }
-  bool string(string_t& s) override {
-    if (!s.empty() && s[0] == kNumberMarker) s.insert(0, 1, ' ');  // a string never passes for a number
-    return put(json(std::move(s)));
-  }
-  bool binary(binary_t&) override { return put(json(nullptr)); }
-  bool start_object(std::size_t) override { return open(json::object()); }
-  bool end_object() override { return close(); }
-  bool start_array(std::size_t) override { return open(json::array()); }
-  bool end_array() override { return close(); }
-  bool key(string_t& k) override {
-    json& obj = *stack_.back();
-    if (obj.contains(k)) throw InputError(k.substr(0, 40), "key appears more than once");
-    key_ = k;
-    return true;
-  }
-  bool parse_error(std::size_t pos, const std::string&, const nlohmann::detail::exception& ex) override {
-    std::string what = ex.what();
-    auto colon = what.rfind(": ");
-    throw InputError("document", "malformed JSON at byte " + std::to_string(pos) + ": " +
-                                     (colon == std::string::npos ? what : what.substr(colon + 2)));
-  }
-
-  // A number is stored as its text behind a marker byte (U+001E), apart
-  // from strings: a string that starts with that byte is shifted by a space.
-  static json number(const std::string& text) { return json(kNumberMarker + text); }
-
- private:
-  // The next number in document order: its own text, or the kept text of
-  // an overflowing one (find_overflowing_numbers).
-  json number_text(const std::string& text) {
-    const std::size_t index = numbers_++;
-    if (overflowing) {
-      auto it = overflowing->find(index);
-      if (it != overflowing->end()) return number(it->second);
-    }
-    return number(text);
-  }
-  std::size_t numbers_ = 0;
-
-  bool put(json v) {
-    if (++values_ > kMaxJsonValues)
-      throw InputError("document", "more than " + std::to_string(kMaxJsonValues) + " values");
-    if (stack_.empty()) {
-      root = std::move(v);
-      return true;
-    }
-    json& parent = *stack_.back();
-    if (parent.is_array()) parent.push_back(std::move(v));
-    else parent[key_] = std::move(v);
-    return true;
-  }
-  bool open(json v) {
-    if (static_cast<int>(stack_.size()) >= kMaxJsonDepth)
-      throw InputError("document", "nested deeper than " + std::to_string(kMaxJsonDepth) + " levels");
-    json* slot;
-    if (stack_.empty()) {
-      root = std::move(v);
-      slot = &root;
-    } else {
-      json& parent = *stack_.back();
-      if (parent.is_array()) {
-        parent.push_back(std::move(v));
-        slot = &parent.back();
-      } else {
-        parent[key_] = std::move(v);
-        slot = &parent[key_];
-      }
-    }
-    stack_.push_back(slot);
-    return true;
-  }
-  bool close() {
-    stack_.pop_back();
-    return true;
-  }
-
-  std::vector<json*> stack_;
-  std::string key_;
-  std::size_t values_ = 0;
-};
-
-bool is_number(const json& v) {
-  return v.is_string() && !v.get_ref<const std::string&>().empty() && v.get_ref<const std::string&>()[0] == kNumberMarker;
-}
-
-std::string entry_text(const json& v, const std::string& field) {
-  if (is_number(v)) return v.get_ref<const std::string&>().substr(1);
-  if (v.is_string()) {
-    std::string s = v.get<std::string>();
-    try {
-      check_number_syntax(s);
-    } catch (const NumberError& e) {
-      throw InputError(field, e.what());
-    }
-    return s;
-  }
-  throw InputError(field, std::string("expected a number or a numeric string, got ") + v.type_name());
-}
-
-const char* kind_name(const json& v) { return is_number(v) ? "number" : v.type_name(); }
+using json_text::entry_text;
+using json_text::is_number;
+using json_text::kind_name;
 
 void read_vector(const json& v, const char* name, Index expected, std::vector<std::string>& out) {
   if (!v.is_array()) throw InputError(name, std::string("expected an array, got ") + kind_name(v));
@@ -242,14 +84,8 @@ bool could_be_double(std::string_view text) {
 }
 
 SystemText read_system_text(std::string_view text) {
-  if (text.size() > kMaxDocumentBytes)
-    throw InputError("document", "larger than " + std::to_string(kMaxDocumentBytes >> 20) + " MiB");
-  const OverflowingNumbers big = find_overflowing_numbers(text);
-  const std::string_view document = big.document.empty() ? text : std::string_view(big.document);
-  TextDomBuilder dom;
-  dom.overflowing = &big.by_index;
-  json::sax_parse(document.begin(), document.end(), &dom);
-  const json& root = dom.root;
+  const json parsed = json_text::parse(text);
+  const json& root = parsed;
   if (!root.is_object() || is_number(root))
     throw InputError("document", std::string("expected a JSON object, got ") + kind_name(root));
   static const std::set<std::string> known = {"M", "A", "b", "Q", "C", "W", "name", "description", "data_precision"};

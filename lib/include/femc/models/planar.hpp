@@ -1,0 +1,157 @@
+#pragma once
+// Planar mechanisms at any precision (issue "Mechanisms"): rigid bodies in
+// the plane, joints, forces; at a state (q, q̇, t) the model gives the FEMC
+// problem M q̈ = Q + Qᶜ, A q̈ = b of that instant, in the scalar type S.
+//
+// Coordinates. Each body i has the body coordinates q_i = (x_i, y_i, θ_i):
+// its centre of mass in the ground frame and the angle of its frame
+// (Haug, Computer-Aided Kinematics and Dynamics of Mechanical Systems,
+// 1989, ch. 5–6). Chosen over relative joint coordinates because
+//   - M is constant and block-diagonal, diag(m_i, m_i, I_i): no
+//     velocity-product terms in Q, nothing to derive per mechanism, and the
+//     same structure the sparse solver of the issue "Large mechanisms" needs;
+//   - every joint is a constraint with rows on two bodies only, so
+//     redundancy (A04), singular configurations (A02) and closed loops are
+//     all properties of A, which is what femc's theory is about; there is
+//     no tree to cut and no closure to choose;
+//   - each quantity is a short formula in sin θ and cos θ, exact to the
+//     working precision (checked against central differences at 256 bits,
+//     tests/test_planar_model.cpp).
+// The price is more coordinates (3 per body) and more constraint rows.
+//
+// With R(θ) the rotation and B(θ) = dR/dθ = R(θ)·[[0, −1], [1, 0]], a point
+// with body-frame offset s (from the centre of mass) of body i is at
+//   r = r_i + R(θ_i) s,  ṙ = ṙ_i + θ̇_i B_i s,  r̈ = r̈_i + θ̈_i B_i s − θ̇_i² R_i s.
+// A joint's constraint φ(q) = 0 has rows A = ∂φ/∂q and b = −(∂(A q̇)/∂q) q̇
+// (φ̈ = A q̈ − b), given per joint type in planar.hxx. The ground is body −1,
+// its points given in the ground frame.
+#include <string>
+#include <vector>
+
+#include "femc/linalg.hpp"
+#include "femc/system.hpp"
+
+namespace femc::models {
+
+inline constexpr int kGround = -1;
+
+template <class S>
+using Vec2 = Eigen::Matrix<S, 2, 1>;
+
+template <class S>
+struct PlanarBody {
+  std::string name;
+  S mass;     // > 0
+  S inertia;  // about the centre of mass, > 0
+};
+
+enum class PlanarJointType {
+  Revolute,   // the two points coincide: 2 rows
+  Prismatic,  // the bodies keep their relative angle and the second point
+              // stays on the line through the first along `axis` (body 1's
+              // frame): 2 rows
+  Weld,       // the points coincide and the relative angle is kept: 3 rows
+  Distance,   // the points stay `length` apart: 1 row, ½(|d|² − L²)
+};
+
+template <class S>
+struct PlanarJoint {
+  std::string name;
+  PlanarJointType type = PlanarJointType::Revolute;
+  int body1 = kGround, body2 = kGround;  // indices into the bodies, or kGround
+  Vec2<S> point1 = Vec2<S>::Zero(), point2 = Vec2<S>::Zero();  // in each body's frame
+  Vec2<S> axis = Vec2<S>::UnitX();  // Prismatic: the sliding direction in body 1's frame
+  S angle = S(0);                   // Prismatic, Weld: θ₂ − θ₁ kept at this value
+  S length = S(0);                  // Distance
+};
+
+enum class PlanarForceType {
+  Torque,  // a constant torque on body1 (and −torque on body2 unless ground)
+  Force,   // a constant force (ground frame) at point1 of body1
+  Spring,  // a linear spring between point1 of body1 and point2 of body2:
+           // tension stiffness·(ℓ − length) pulls the points together
+};
+
+template <class S>
+struct PlanarForce {
+  std::string name;
+  PlanarForceType type = PlanarForceType::Torque;
+  int body1 = kGround, body2 = kGround;
+  Vec2<S> point1 = Vec2<S>::Zero(), point2 = Vec2<S>::Zero();
+  S torque = S(0);
+  Vec2<S> force = Vec2<S>::Zero();
+  S stiffness = S(0), length = S(0);
+};
+
+template <class S>
+struct PlanarModel {
+  std::string name;
+  std::vector<PlanarBody<S>> bodies;
+  std::vector<PlanarJoint<S>> joints;
+  std::vector<PlanarForce<S>> forces;
+  Vec2<S> gravity = Vec2<S>::Zero();
+
+  Index n() const { return 3 * Index(bodies.size()); }
+};
+
+// The number of constraint rows of a joint and of the model.
+Index rows(PlanarJointType type);
+template <class S>
+Index constraint_rows(const PlanarModel<S>& model);
+
+// Checks the model: at least one body, positive masses and inertias, joints
+// and forces naming existing bodies and not joining a body to itself, a
+// nonzero prismatic axis, a non-negative distance or spring length, a
+// non-negative stiffness. Throws InputError naming the item
+// ("joints[2] (hinge B): body2 7 does not exist").
+template <class S>
+void validate(const PlanarModel<S>& model);
+
+// The coordinate names: x_<body>, y_<body>, θ_<body>.
+template <class S>
+std::vector<std::string> coordinate_names(const PlanarModel<S>& model);
+
+// M = diag(m_i, m_i, I_i).
+template <class S>
+Matrix<S> mass_matrix(const PlanarModel<S>& model);
+
+// φ(q): every joint's rows, in the joints' order.
+template <class S>
+Vector<S> constraints(const PlanarModel<S>& model, const Vector<S>& q);
+// A = ∂φ/∂q.
+template <class S>
+Matrix<S> constraint_jacobian(const PlanarModel<S>& model, const Vector<S>& q);
+// b = −(∂(A q̇)/∂q) q̇, so that φ̈ = A q̈ − b (the joints are scleronomic).
+template <class S>
+Vector<S> constraint_rhs(const PlanarModel<S>& model, const Vector<S>& q, const Vector<S>& qd);
+
+// Q: gravity, torques, forces and springs (body coordinates at the centre
+// of mass: no velocity-product terms).
+template <class S>
+Vector<S> applied_forces(const PlanarModel<S>& model, const Vector<S>& q);
+// V with Q = −∇V: −Σ m_i g·r_i − Σ τ(θ₁ − θ₂) − Σ F·r_P + Σ ½k(ℓ − L)².
+template <class S>
+S potential(const PlanarModel<S>& model, const Vector<S>& q);
+
+// The FEMC problem of the instant (C = 0, W = I).
+template <class S>
+System<S> system_at(const PlanarModel<S>& model, const Vector<S>& q, const Vector<S>& qd);
+
+// Puts a state on the constraints: Newton steps q ← q − A⁺φ until
+// |φ|∞ ≤ tol (at most `iterations`), then q̇ ← q̇ − A⁺(A q̇). A⁺x is the
+// minimum-norm solution of A z = x, which is Gauss's q̈ for M = I, Q = 0,
+// b = x: femc's own solve, with its rank decision, so a redundant or
+// singular A is handled as in any solve. Returns |φ|∞ at the end; the caller
+// decides whether that is close enough.
+template <class S>
+S assemble(const PlanarModel<S>& model, Vector<S>& q, Vector<S>& qd, const S& tol, int iterations = 50);
+
+// A point of a body (or of the ground) in the ground frame, and its velocity.
+template <class S>
+Vec2<S> point_position(const Vector<S>& q, int body, const Vec2<S>& offset);
+template <class S>
+Vec2<S> point_velocity(const Vector<S>& q, const Vector<S>& qd, int body, const Vec2<S>& offset);
+
+}  // namespace femc::models
+
+#include "femc/models/planar.hxx"

@@ -1,0 +1,210 @@
+#include "femc/io/json_model.hpp"
+
+#include <map>
+#include <set>
+
+#include "femc/errors.hpp"
+#include "femc/scalar/number_text.hpp"
+#include "json_text.hpp"
+
+namespace femc {
+namespace {
+
+using json_text::json;
+using json_text::kind_name;
+using PJ = models::PlanarJointType;
+using PF = models::PlanarForceType;
+
+// An object's keys, each known; `what` names the expected ones in the error.
+void check_keys(const json& obj, const std::string& field, const std::set<std::string>& known) {
+  if (!obj.is_object() || json_text::is_number(obj))
+    throw InputError(field, std::string("expected an object, got ") + kind_name(obj));
+  for (auto it = obj.begin(); it != obj.end(); ++it)
+    if (!known.count(it.key())) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw InputError(field + "." + it.key().substr(0, 40), "unknown key (expected " + list + ")");
+    }
+}
+
+std::string text_of(const json& v, const std::string& field) {
+  if (!v.is_string() || json_text::is_number(v))
+    throw InputError(field, std::string("expected a string, got ") + kind_name(v));
+  return v.get<std::string>();
+}
+
+std::string number_of(const json& obj, const std::string& key, const std::string& field, const char* fallback) {
+  if (!obj.contains(key)) {
+    if (fallback) return fallback;
+    throw InputError(field + "." + key, "missing");
+  }
+  return json_text::entry_text(obj[key], field + "." + key);
+}
+
+Vec2Text pair_of(const json& obj, const std::string& key, const std::string& field, bool required,
+                 Vec2Text fallback = {"0", "0"}) {
+  const std::string f = field + "." + key;
+  if (!obj.contains(key)) {
+    if (required) throw InputError(f, "missing");
+    return fallback;
+  }
+  const json& v = obj[key];
+  if (!v.is_array() || v.size() != 2) throw InputError(f, std::string("expected [x, y], got ") + kind_name(v));
+  return {json_text::entry_text(v[0], f + "[0]"), json_text::entry_text(v[1], f + "[1]")};
+}
+
+// "joints[2] (B)" when named.
+std::string item(const char* list, std::size_t i, const json& obj) {
+  std::string f = std::string(list) + "[" + std::to_string(i) + "]";
+  if (obj.is_object() && obj.contains("name") && obj["name"].is_string() && !json_text::is_number(obj["name"]))
+    f += " (" + obj["name"].get<std::string>().substr(0, 40) + ")";
+  return f;
+}
+
+const json& array_of(const json& root, const char* key) {
+  static const json empty = json::array();
+  if (!root.contains(key)) return empty;
+  const json& v = root[key];
+  if (!v.is_array()) throw InputError(key, std::string("expected an array, got ") + kind_name(v));
+  return v;
+}
+
+}  // namespace
+
+bool is_model_document(std::string_view document) {
+  try {
+    const json root = json_text::parse(document);
+    return root.is_object() && root.contains("kind");
+  } catch (const InputError&) {
+    return false;
+  }
+}
+
+ModelStateText read_model_state_text(std::string_view document) {
+  const json root = json_text::parse(document);
+  check_keys(root, "state", {"q", "qd"});
+  ModelStateText t;
+  for (const auto& [out, key] : {std::pair{&t.q, "q"}, std::pair{&t.qd, "qd"}}) {
+    const std::string f = std::string("state.") + key;
+    if (!root.contains(key)) throw InputError(f, "missing");
+    const json& v = root[key];
+    if (!v.is_array() || json_text::is_number(v)) throw InputError(f, std::string("expected an array, got ") + kind_name(v));
+    for (std::size_t i = 0; i < v.size(); ++i) out->push_back(json_text::entry_text(v[i], f + "[" + std::to_string(i) + "]"));
+  }
+  return t;
+}
+
+PlanarModelText read_planar_model_text(std::string_view document) {
+  const json root = json_text::parse(document);
+  check_keys(root, "model",
+             {"kind", "name", "description", "sources", "gravity", "bodies", "joints", "forces", "t_end"});
+  if (!root.contains("kind")) throw InputError("kind", "missing (\"planar\")");
+  const std::string kind = text_of(root["kind"], "kind");
+  if (kind != "planar") throw InputError("kind", "'" + kind.substr(0, 40) + "' is not a kind of model femc reads (planar)");
+  PlanarModelText t;
+  if (root.contains("name")) t.name = text_of(root["name"], "name");
+  if (root.contains("description")) t.description = text_of(root["description"], "description");
+  if (root.contains("sources")) {
+    const json& s = root["sources"];
+    if (!s.is_array()) throw InputError("sources", std::string("expected an array of strings, got ") + kind_name(s));
+    for (std::size_t i = 0; i < s.size(); ++i) t.sources.push_back(text_of(s[i], "sources[" + std::to_string(i) + "]"));
+  }
+  t.gravity = pair_of(root, "gravity", "model", false);
+  if (root.contains("t_end")) t.t_end = json_text::entry_text(root["t_end"], "t_end");
+
+  std::map<std::string, int> index{{"ground", models::kGround}};
+  const json& bodies = array_of(root, "bodies");
+  if (bodies.empty()) throw InputError("bodies", "a model needs at least one body");
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    const json& b = bodies[i];
+    const std::string f = item("bodies", i, b);
+    check_keys(b, f, {"name", "mass", "inertia", "position", "angle", "velocity", "angular_velocity"});
+    PlanarModelText::Body body;
+    if (!b.contains("name")) throw InputError(f + ".name", "missing");
+    body.name = text_of(b["name"], f + ".name");
+    if (body.name.empty()) throw InputError(f + ".name", "empty");
+    if (!index.emplace(body.name, int(i)).second)
+      throw InputError(f + ".name", body.name == "ground" ? "'ground' names the fixed frame" : "'" + body.name + "' names two bodies");
+    body.mass = number_of(b, "mass", f, nullptr);
+    body.inertia = number_of(b, "inertia", f, nullptr);
+    body.position = pair_of(b, "position", f, true);
+    body.angle = number_of(b, "angle", f, "0");
+    body.velocity = pair_of(b, "velocity", f, false);
+    body.angular_velocity = number_of(b, "angular_velocity", f, "0");
+    t.bodies.push_back(body);
+  }
+  auto body_of = [&](const json& obj, const std::string& key, const std::string& f, bool required) {
+    if (!obj.contains(key)) {
+      if (required) throw InputError(f + "." + key, "missing");
+      return models::kGround;
+    }
+    const std::string name = text_of(obj[key], f + "." + key);
+    const auto it = index.find(name);
+    if (it == index.end()) throw InputError(f + "." + key, "'" + name.substr(0, 40) + "' is not a body (nor the ground)");
+    return it->second;
+  };
+
+  const json& joints = array_of(root, "joints");
+  for (std::size_t i = 0; i < joints.size(); ++i) {
+    const json& j = joints[i];
+    const std::string f = item("joints", i, j);
+    check_keys(j, f, {"name", "type", "body1", "point1", "body2", "point2", "axis", "angle", "length"});
+    PlanarModelText::Joint joint;
+    if (j.contains("name")) joint.name = text_of(j["name"], f + ".name");
+    if (!j.contains("type")) throw InputError(f + ".type", "missing (revolute, prismatic, weld or distance)");
+    const std::string type = text_of(j["type"], f + ".type");
+    static const std::map<std::string, PJ> types{
+        {"revolute", PJ::Revolute}, {"prismatic", PJ::Prismatic}, {"weld", PJ::Weld}, {"distance", PJ::Distance}};
+    const auto it = types.find(type);
+    if (it == types.end())
+      throw InputError(f + ".type", "'" + type.substr(0, 40) + "' is not revolute, prismatic, weld or distance");
+    joint.type = it->second;
+    joint.body1 = body_of(j, "body1", f, true);
+    joint.body2 = body_of(j, "body2", f, true);
+    joint.point1 = pair_of(j, "point1", f, false);
+    joint.point2 = pair_of(j, "point2", f, false);
+    joint.axis = pair_of(j, "axis", f, joint.type == PJ::Prismatic, {"1", "0"});
+    joint.angle = number_of(j, "angle", f, "0");
+    joint.length = number_of(j, "length", f, joint.type == PJ::Distance ? nullptr : "0");
+    t.joints.push_back(joint);
+  }
+
+  const json& forces = array_of(root, "forces");
+  for (std::size_t i = 0; i < forces.size(); ++i) {
+    const json& x = forces[i];
+    const std::string f = item("forces", i, x);
+    if (!x.is_object()) throw InputError(f, std::string("expected an object, got ") + kind_name(x));
+    if (!x.contains("type")) throw InputError(f + ".type", "missing (torque, force or spring)");
+    const std::string type = text_of(x["type"], f + ".type");
+    PlanarModelText::Force force;
+    if (type == "torque") {
+      check_keys(x, f, {"name", "type", "body", "reaction", "torque"});
+      force.type = PF::Torque;
+      force.body1 = body_of(x, "body", f, true);
+      force.body2 = body_of(x, "reaction", f, false);
+      force.torque = number_of(x, "torque", f, nullptr);
+    } else if (type == "force") {
+      check_keys(x, f, {"name", "type", "body", "point", "force"});
+      force.type = PF::Force;
+      force.body1 = body_of(x, "body", f, true);
+      force.point1 = pair_of(x, "point", f, false);
+      force.force = pair_of(x, "force", f, true);
+    } else if (type == "spring") {
+      check_keys(x, f, {"name", "type", "body1", "point1", "body2", "point2", "stiffness", "length"});
+      force.type = PF::Spring;
+      force.body1 = body_of(x, "body1", f, true);
+      force.point1 = pair_of(x, "point1", f, false);
+      force.body2 = body_of(x, "body2", f, true);
+      force.point2 = pair_of(x, "point2", f, false);
+      force.stiffness = number_of(x, "stiffness", f, nullptr);
+      force.length = number_of(x, "length", f, nullptr);
+    } else {
+      throw InputError(f + ".type", "'" + type.substr(0, 40) + "' is not torque, force or spring");
+    }
+    if (x.contains("name")) force.name = text_of(x["name"], f + ".name");
+    t.forces.push_back(force);
+  }
+  return t;
+}
+
+}  // namespace femc

@@ -1,0 +1,195 @@
+// Model files (models/README.md): the reader names the item of every bad
+// model, reads decimals exactly at the working precision, and `femc solve` /
+// `femc simulate` evaluate a model file through the library's own model
+// layer (the CLI's numbers are the library's, at double bit for bit and at
+// 256 bits to the printed digits).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "femc/dynamics/planar_mechanism.hpp"
+#include "femc/io/json_model.hpp"
+#include "femc/scalar/builtin.hpp"
+#include "femc/scalar/mpfr.hpp"
+#include "femc/solve.hpp"
+#include "support/cli_run.hpp"
+
+namespace femc {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const std::string kSliderCrank = std::string(FEMC_MODELS) + "/examples/slider_crank.json";
+
+test::CliRun femc(const std::string& args) { return test::run_cli(FEMC_CLI, args, "femc_model_file"); }
+
+json slider_crank() { return json::parse(test::slurp(kSliderCrank)); }
+
+// The reader's and the validator's message for a document, or "(accepted)".
+std::string message(const std::string& document) {
+  try {
+    (void)to_planar_model<double>(read_planar_model_text(document));
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+TEST(ModelFile, TheExampleIsAccepted) { EXPECT_EQ(message(slider_crank().dump()), "(accepted)"); }
+
+TEST(ModelFile, BadModelsNameTheItemAndTheValue) {
+  struct Case {
+    std::function<void(json&)> edit;
+    std::string expected;
+  };
+  const std::vector<Case> cases = {
+      {[](json& m) { m["joints"][1]["body2"] = "rockr"; }, "joints[1] (A).body2: 'rockr' is not a body (nor the ground)"},
+      {[](json& m) { m["bodies"][0]["mass"] = "0"; }, "bodies[0] (crank).mass: must be positive, got 0"},
+      {[](json& m) { m["bodies"][2]["inertia"] = "-1/2"; }, "bodies[2] (slider).inertia: must be positive, got -0.5"},
+      {[](json& m) { m["bodies"][1]["mass"] = "two"; }, "bodies[1] (rod).mass"},
+      {[](json& m) { m["bodies"][1].erase("mass"); }, "bodies[1] (rod).mass: missing"},
+      {[](json& m) { m["bodies"][2]["name"] = "crank"; }, "bodies[2] (crank).name: 'crank' names two bodies"},
+      {[](json& m) { m["bodies"][0]["name"] = "ground"; }, "bodies[0] (ground).name: 'ground' names the fixed frame"},
+      {[](json& m) { m["joints"][0]["pivot"] = 1; }, "joints[0] (O).pivot: unknown key"},
+      {[](json& m) { m["joints"][2]["type"] = "hinge"; }, "joints[2] (B).type: 'hinge' is not revolute, prismatic"},
+      {[](json& m) { m["joints"][3]["axis"] = {0, 0}; }, "joints[3] (guide).axis: is zero"},
+      {[](json& m) { m["joints"][1]["body2"] = "crank"; }, "joints[1] (A): joins body 0 to itself"},
+      {[](json& m) { m["forces"][0]["body"] = "ground"; }, "forces[0] (motor): body -1 does not exist"},
+      {[](json& m) { m["forces"][0]["type"] = "pressure"; }, "forces[0] (motor).type: 'pressure' is not torque"},
+      {[](json& m) { m["kind"] = "fluid"; }, "kind: 'fluid' is not a kind of model"},
+      {[](json& m) { m["bodies"] = json::array(); }, "bodies: a model needs at least one body"},
+      {[](json& m) { m["gravity"] = {0}; }, "model.gravity: expected [x, y]"},
+  };
+  for (const Case& c : cases) {
+    json m = slider_crank();
+    c.edit(m);
+    const std::string got = message(m.dump());
+    EXPECT_EQ(got.rfind(c.expected, 0), 0u) << "expected: " << c.expected << "\n     got: " << got;
+  }
+}
+
+// "0.1" read at 256 bits is 0.1 rounded once to 256 bits, not the double
+// nearest 0.1 (which differs from it by 5.5e-18).
+TEST(ModelFile, DecimalsAreReadAtTheWorkingPrecision) {
+  MpfrPrecision bits(256);
+  json m = slider_crank();
+  m["bodies"][0]["mass"] = "0.1";
+  const auto model = to_planar_model<mpfr_real>(read_planar_model_text(m.dump()));
+  EXPECT_EQ(models::mass_matrix(model)(0, 0), mpfr_real("0.1"));
+  EXPECT_NE(models::mass_matrix(model)(0, 0), mpfr_real(0.1));
+}
+
+// The CLI's 256-bit numbers are `expected` to the 80 printed digits
+// (|Δ| ≤ 10⁻⁷⁸ relative, the printing's rounding).
+void expect_printed(const json& printed, const Vector<mpfr_real>& expected) {
+  ASSERT_EQ(printed.size(), std::size_t(expected.size()));
+  for (Index i = 0; i < expected.size(); ++i) {
+    const mpfr_real x = ScalarTraits<mpfr_real>::parse(printed[std::size_t(i)].get<std::string>());
+    EXPECT_LE(abs(x - expected(i)), mpfr_real("1e-78") * (1 + abs(expected(i)))) << i;
+  }
+}
+
+// The CLI's answer is the library's: at double, the same doubles; at 256
+// bits, the same numbers to the printed digits.
+TEST(ModelFile, SolveIsTheLibrarysSolutionAtTheAssembledInitialState) {
+  const PlanarModelText text = read_planar_model_text(test::slurp(kSliderCrank));
+  {
+    const auto model = to_planar_model<double>(text);
+    Vector<double> q, qd;
+    dynamics::assembled_initial_state(model, text, q, qd);
+    const Solution<double> s = solve(models::system_at(model, q, qd));
+    test::CliRun r = femc("solve " + kSliderCrank);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json got = json::parse(r.out);
+    ASSERT_EQ(got["qdd"].size(), std::size_t(s.qdd.size()));
+    for (Index i = 0; i < s.qdd.size(); ++i)
+      EXPECT_EQ(std::stod(got["qdd"][i].get<std::string>()), s.qdd(i)) << i;
+    EXPECT_EQ(got["rank"], 8);
+  }
+  MpfrPrecision bits(256);
+  const auto model = to_planar_model<mpfr_real>(text);
+  Vector<mpfr_real> q, qd;
+  dynamics::assembled_initial_state(model, text, q, qd);
+  const Solution<mpfr_real> s = solve(models::system_at(model, q, qd));
+  test::CliRun r = femc("solve --precision 256 " + kSliderCrank);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json got = json::parse(r.out);
+  expect_printed(got["qdd"], s.qdd);
+}
+
+// --state is used as given (not assembled): the system of those coordinates.
+TEST(ModelFile, SolveAtAGivenState) {
+  MpfrPrecision bits(256);
+  const PlanarModelText text = read_planar_model_text(test::slurp(kSliderCrank));
+  const auto model = to_planar_model<mpfr_real>(text);
+  const std::vector<std::string> q_text = {"0.05", "0.0866", "1.047", "0.3872", "0.0866", "-0.2926", "0.6745", "0", "0"};
+  const std::vector<std::string> qd_text = {"0", "0", "1", "0", "0.2", "0", "-0.1", "0", "0"};
+  const fs::path path = fs::temp_directory_path() / ("femc_state_" + std::to_string(::getpid()) + ".json");
+  std::ofstream(path) << json{{"q", q_text}, {"qd", qd_text}}.dump();
+  Vector<mpfr_real> q, qd;
+  state_from_text<mpfr_real>({q_text, qd_text}, model, q, qd);
+  const Solution<mpfr_real> s = solve(models::system_at(model, q, qd));
+  test::CliRun r = femc("solve --precision 256 " + kSliderCrank + " --state " + path.string());
+  fs::remove(path);
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json got = json::parse(r.out);
+  expect_printed(got["qdd"], s.qdd);
+}
+
+TEST(ModelFile, BadModelsAndStatesExitTwoWithOneLine) {
+  const fs::path dir = fs::temp_directory_path() / ("femc_bad_model_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  auto write = [&](const std::string& name, const json& doc) {
+    std::ofstream(dir / name) << doc.dump();
+    return (dir / name).string();
+  };
+  json missing_body = slider_crank();
+  missing_body["joints"][1]["body2"] = "rockr";
+  json apart = slider_crank();  // the rod cannot reach the slider's guide
+  apart["joints"][2]["point1"] = {"30", "0"};
+  apart["joints"][3]["axis"] = {"0", "1"};
+  apart["joints"][3]["point1"] = {"-40", "0"};
+  struct Case { std::string command, field; };
+  const std::vector<Case> cases = {
+      {"solve " + write("missing_body.json", missing_body), "joints[1] (A).body2"},
+      {"simulate " + write("missing_body.json", missing_body), "joints[1] (A).body2"},
+      {"solve " + write("apart.json", apart), "slider-crank: the initial positions do not assemble"},
+      {"solve --precision exact --method exact " + kSliderCrank, "precision"},
+      {"solve --precision dd " + kSliderCrank, "precision"},
+      {"solve " + kSliderCrank + " --state " + write("short.json", json{{"q", {1}}, {"qd", {1}}}), "state.q"},
+      {"solve " + kSliderCrank + " --state " + (dir / "none.json").string(), "state"},
+      {"solve " + kSliderCrank + " --state " + write("bad.json", json{{"q", json::array()}}), "state.qd: missing"},
+      {"solve " + std::string(FEMC_EXAMPLES) + "/particle_on_plane.json --state " + write("s.json", json::object()),
+       "state"},
+  };
+  for (const Case& c : cases) {
+    test::CliRun r = femc(c.command);
+    EXPECT_EQ(r.status, 2) << c.command << ": " << r.err;
+    EXPECT_TRUE(r.out.empty()) << c.command;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_NE(r.err.find(c.field), std::string::npos) << c.field << " not named in: " << r.err;
+  }
+  fs::remove_all(dir);
+}
+
+// femc simulate MODEL.json integrates the model: the CSV's columns are the
+// model's coordinates, it ends at --t-end, and the joints stay closed.
+TEST(ModelFile, SimulateIntegratesTheModel) {
+  test::CliRun r = femc("simulate " + kSliderCrank + " --t-end 0.05");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream csv(r.out);
+  std::string header, line, last;
+  std::getline(csv, header);
+  EXPECT_EQ(header.rfind("t,x_crank,y_crank,θ_crank,x_rod", 0), 0u) << header;
+  int rows = 0;
+  while (std::getline(csv, line) && line.find(',') != std::string::npos && line[0] != '{') last = line, ++rows;
+  EXPECT_EQ(rows, 6);
+  EXPECT_EQ(last.substr(0, last.find(',')), "0.05");
+}
+
+}  // namespace
+}  // namespace femc
