@@ -78,7 +78,8 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   }
   if (a.stepper == "dopri5") opt.stepper = Stepper::Dopri5;
   else if (a.stepper == "rk4") opt.stepper = Stepper::Rk4;
-  else throw InputError("stepper", "'" + a.stepper.substr(0, 40) + "' is not dopri5 or rk4");
+  else if (a.stepper == "bulirsch-stoer") opt.stepper = Stepper::BulirschStoer;
+  else throw InputError("stepper", "'" + a.stepper.substr(0, 40) + "' is not dopri5, rk4 or bulirsch-stoer");
   if (!a.baumgarte.empty()) {
     const auto comma = a.baumgarte.find(',');
     if (comma == std::string::npos) throw InputError("baumgarte", "expected 'alpha,beta', got '" + a.baumgarte.substr(0, 40) + "'");

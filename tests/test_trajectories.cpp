@@ -102,6 +102,33 @@ TEST(Trajectories, MultiprecisionBalanceBeatsDouble) {
   EXPECT_LE(test::as_double(traj.max_position_violation), 1e-17);
 }
 
+// Bulirsch–Stoer (the stepper of reference solutions) at 128 bits: its
+// balance follows the tolerance as Dopri5's does (a factor 10⁵ in tolerance
+// buys at least 30, the criterion of EnergyWorkBalanceFollowsTheTolerance,
+// and stays within 10³·tol·E-scale), in tens of steps where Dopri5 at
+// 10⁻³⁰ would take millions.
+TEST(Trajectories, BulirschStoerReachesTolerancesNearTheUnitRoundoff) {
+  MpfrPrecision bits(128);
+  using S = mpfr_real;
+  auto b = make_builtin_model<S>("spherical-pendulum");
+  auto balance_at = [&](const char* tol) {
+    SimulationOptions<S> opt = b.defaults;
+    opt.t_end = S(1) / S(2);
+    opt.stepper = Stepper::BulirschStoer;
+    opt.abs_tol = opt.rel_tol = ScalarTraits<S>::parse(tol);
+    const auto traj = simulate(*b.model, b.q0, b.qd0, opt);
+    EXPECT_TRUE(traj.completed) << traj.stop_reason;
+    EXPECT_LT(traj.steps, 1000);
+    std::cout << "Bulirsch–Stoer, tol " << tol << ": balance " << max_abs_balance(traj) << ", steps " << traj.steps
+              << "\n";
+    return max_abs_balance(traj);
+  };
+  const double E0 = std::abs(test::as_double(b.model->energy(b.q0, b.qd0))) + 1;
+  const double loose = balance_at("1e-25"), tight = balance_at("1e-30");
+  EXPECT_LE(tight, loose / 30);
+  EXPECT_LE(tight, 1e3 * 1e-30 * E0);
+}
+
 // Baumgarte (α = β = 1) on a coarse fixed-step RK4 run of the pendulum
 // (dt = 0.01): without it the drift grows secularly (≈ linearly: ×10 from
 // 10 s to 100 s, at least ×5 asked), with it the drift stays bounded and at

@@ -4,7 +4,11 @@
 //   Stepper::Dopri5  adaptive Dormand–Prince 5(4) with dense output
 //                    (abs_tol, rel_tol); records at t = k·dt from the
 //                    dense output, so the output grid does not steer the steps;
-//   Stepper::Rk4     classical fixed-step Runge–Kutta, step dt.
+//   Stepper::Rk4     classical fixed-step Runge–Kutta, step dt;
+//   Stepper::BulirschStoer  extrapolation with order and step control and
+//                    dense output (abs_tol, rel_tol), steps at most dt: for
+//                    reference solutions at tolerances near the working
+//                    precision.
 // The state is (q, q̇, W_nonideal, W_ideal): the work integrals ∫ q̇ᵀQᵂ dt
 // and ∫ q̇ᵀQᴺ dt are integrated with the motion, so the balance
 //   E(t) − E(0) − ∫ q̇ᵀQᵂ dt − (impact losses)
@@ -32,13 +36,13 @@
 
 namespace femc::dynamics {
 
-enum class Stepper { Dopri5, Rk4 };
+enum class Stepper { Dopri5, Rk4, BulirschStoer };
 
 template <class S>
 struct SimulationOptions {
   S t_end = S(1);
   S dt = S(1) / S(100);    // Rk4 step and the record interval
-  S abs_tol = S(1) / S(10000000000LL);  // Dopri5
+  S abs_tol = S(1) / S(10000000000LL);  // Dopri5, BulirschStoer
   S rel_tol = S(1) / S(10000000000LL);
   Stepper stepper = Stepper::Dopri5;
   Baumgarte<S> baumgarte;

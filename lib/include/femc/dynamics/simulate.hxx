@@ -167,6 +167,43 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
     unpack_q(xs, q, qd);
     return model.begin_step(q, qd);
   };
+  // The loop of a stepper with dense output (Dopri5, Bulirsch–Stoer):
+  // records from the dense output, events located on it.
+  auto run_dense = [&](auto& stepper) {
+    stepper.initialize(x, t, opt.dt);
+    auto records_up_to = [&](const S& until) {
+      while (record_time(next_record) <= until && record_time(next_record) <= t_last) {
+        State xr(x.size());
+        stepper.calc_state(record_time(next_record), xr);
+        record(xr, record_time(next_record));
+        ++next_record;
+      }
+    };
+    while (record_time(next_record) <= t_last) {
+      if (traj.steps >= opt.max_steps) throw ModelStop("step limit reached");
+      const auto [t0, t1] = stepper.do_step(rhs);
+      ++traj.steps;
+      State x1 = stepper.current_state();
+      State x0(x1.size());
+      stepper.calc_state(t0, x0);
+      const StepEvent e = find_event(x0, x1);
+      if (e.kind != EventKind::None) {
+        S te = t1;
+        State xe = x1;
+        if (e.kind != EventKind::Drift)
+          te = locate(e, t0, t1, [&](const S& tt, State& out) { stepper.calc_state(tt, out); }, xe);
+        records_up_to(te);  // from the dense output, before the event
+        if (e.kind != EventKind::Switch) apply_impact(xe, te);
+        begin_step(xe);
+        stepper.initialize(xe, te, opt.dt);
+        continue;
+      }
+      records_up_to(t1);
+      // New contact modes at the accepted state: restart, so that the
+      // first derivative of the next step is recomputed (Dopri5's FSAL).
+      if (begin_step(x1)) stepper.initialize(x1, t1, stepper.current_time_step());
+    }
+  };
   try {
     begin_step(x);
     record(x, t);
@@ -200,45 +237,19 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
         record(x, t);
         ++next_record;
       }
-    } else {
+    } else if (opt.stepper == Stepper::Dopri5) {
       // Steps no longer than the record interval: the dense output between
       // records stays as accurate as the steps, and no contact event is
       // stepped over unseen.
       auto stepper = odeint::make_dense_output(opt.abs_tol, opt.rel_tol, opt.dt,
                                                odeint::runge_kutta_dopri5<State, S, State, S>());
-      stepper.initialize(x, t, opt.dt);
-      auto records_up_to = [&](const S& until) {
-        while (record_time(next_record) <= until && record_time(next_record) <= t_last) {
-          State xr(x.size());
-          stepper.calc_state(record_time(next_record), xr);
-          record(xr, record_time(next_record));
-          ++next_record;
-        }
-      };
-      while (record_time(next_record) <= t_last) {
-        if (traj.steps >= opt.max_steps) throw ModelStop("step limit reached");
-        const auto [t0, t1] = stepper.do_step(rhs);
-        ++traj.steps;
-        State x1 = stepper.current_state();
-        State x0(x1.size());
-        stepper.calc_state(t0, x0);
-        const StepEvent e = find_event(x0, x1);
-        if (e.kind != EventKind::None) {
-          S te = t1;
-          State xe = x1;
-          if (e.kind != EventKind::Drift)
-            te = locate(e, t0, t1, [&](const S& tt, State& out) { stepper.calc_state(tt, out); }, xe);
-          records_up_to(te);  // from the dense output, before the event
-          if (e.kind != EventKind::Switch) apply_impact(xe, te);
-          begin_step(xe);
-          stepper.initialize(xe, te, opt.dt);
-          continue;
-        }
-        records_up_to(t1);
-        // New contact modes at the accepted state: restart, so that the
-        // first stage (FSAL: the last derivative of the step) is recomputed.
-        if (begin_step(x1)) stepper.initialize(x1, t1, stepper.current_time_step());
-      }
+      run_dense(stepper);
+    } else {
+      // Extrapolation of any order (Deuflhard's order and step control): the
+      // stepper for tolerances near the working precision's unit roundoff,
+      // where a fifth-order method would take millions of steps.
+      odeint::bulirsch_stoer_dense_out<State, S, State, S> stepper(opt.abs_tol, opt.rel_tol, S(1), S(0), opt.dt);
+      run_dense(stepper);
     }
     traj.completed = true;
   } catch (const ModelStop& stop) {
