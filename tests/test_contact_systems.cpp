@@ -12,6 +12,8 @@
 #include <cmath>
 #include <functional>
 
+#include "femc/contact/gauss_qp.hpp"
+#include "femc/contact/lcp.hpp"
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/solve.hpp"
@@ -165,6 +167,38 @@ TEST_F(Models, DoubleParallelogramRedundantButMobile) {
     for (Index i = 0; i < 3; ++i)
       EXPECT_LE(test::as_double(R(abs(R(sol.qdd(i) - thdd)))), 1e-60) << "θ̈_" << i << " at θ = " << th_text;
   }
+}
+
+// Y4 beyond 003's data (../shared/CLAIMS.md, the note on Y4). A = W_N M⁻¹
+// (W_Nᵀ + W_tᵀSU) is symmetric only at θ₁ = θ₂ = π/4; at μ = 0.9 with both
+// feet on the ground (sin θ₁ = cos θ₂ = 12/13, exact at 256 bits through the
+// Pythagorean triple) and sliding (ẋ = 1), the LCP lifts one foot while
+// the QP holds it down with a negative (pulling) force. Tolerance: lcp.hpp's
+// c·u·(|A||λ| + |B|), c = 4(k + 1) = 12.
+TEST_F(Models, Y4_QpAndLcpDisagreeAtLargeFriction) {
+  const systems::TwoBars<R> tb{R(2), R(2), R(98) / R(10), R(9) / R(10)};
+  const R th1 = asin(R(12) / R(13)), th2 = acos(R(12) / R(13));
+  Vector<R> q(4), qd(4);
+  q << R(0), R(1) * sin(th1), th1, th2;  // y = ½l sin θ₁: foot A on the ground
+  qd << R(1), R(0), R(0), R(0);
+  ASSERT_LE(abs(tb.gaps(q)(0)) + abs(tb.gaps(q)(1)), R("1e-70")) << "both feet touch";
+  const auto data = tb.contact_data(q, qd);
+  ASSERT_EQ(data.s(0), R(-1));
+  ASSERT_EQ(data.s(1), R(-1));  // both slide (to the right)
+  const auto p = contact::make_unilateral_problem(tb.mass(q), tb.applied(q, qd), data);
+  EXPECT_GT(abs(R(p.A(0, 1) - p.A(1, 0))), R("1e-3")) << "A is not symmetric here";
+  const auto lcp = contact::enumerate_lcp(p.A, p.B);
+  const auto qp = contact::solve_gauss_qp(p.A, p.B);
+  ASSERT_EQ(lcp.status, contact::LcpStatus::Unique);
+  ASSERT_EQ(qp.status, contact::QpStatus::Unique);
+  const Vector<R>& l = lcp.solutions.front();
+  const R tol = R(12) * unit_roundoff<R>() * (p.A.cwiseAbs() * l.cwiseAbs() + p.B.cwiseAbs()).maxCoeff();
+  std::cout << "Y4 at mu = 0.9: LCP lambda = (" << test::as_double(l(0)) << ", " << test::as_double(l(1))
+            << "), QP lambda = (" << test::as_double(qp.lambda(0)) << ", " << test::as_double(qp.lambda(1)) << ")\n";
+  const int lifted = l(0) == R(0) ? 0 : 1;
+  EXPECT_EQ(l(lifted), R(0)) << "the LCP lifts one foot";
+  EXPECT_GT(l(1 - lifted), tol) << "and presses on the other";
+  EXPECT_LT(qp.lambda(lifted), -tol) << "the QP pulls that foot down";
 }
 
 // The double build evaluates the same formulas (no literal silently in double).

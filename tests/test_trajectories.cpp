@@ -3,8 +3,8 @@
 // integrator's tolerance — it shrinks in proportion when the tolerance does,
 // and goes far below double's floor in multiprecision; the ideal forces do no
 // work; Baumgarte stabilization reduces the drift; the redundant linkage
-// keeps rank 5 throughout; Y4 runs the same with the QP and the LCP (its
-// contacts are always both closed or both open, where the two agree), and a
+// keeps rank 5 throughout; Y4 runs the same with the QP and the LCP on
+// 003's data (not at larger μ: test_contact_systems.cpp), and a
 // Painlevé state stops the run with the status instead of a number.
 #include <gtest/gtest.h>
 
