@@ -135,5 +135,70 @@ TEST(Benchmarks, A03_RunAgreesWithTheReferences) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// A01 and A02 run from their files; a run at double against the same run at
+// 128 bits (Bulirsch–Stoer at 10⁻²⁵, whose own error is far below double's).
+
+template <class S>
+dynamics::Trajectory<S> run_file(const std::string& file, const dynamics::SimulationOptions<S>& opt) {
+  const PlanarModelText text = read_planar_model_text(test::slurp(kBench + file));
+  auto b = dynamics::make_planar_model<S>(text);
+  return dynamics::simulate(*b.model, b.q0, b.qd0, opt);
+}
+
+// A01 for 5 s (2.7 swings): P1 stays on the unit circle, the energy holds,
+// and the double run (Dopri5, 10⁻¹²) follows the 128-bit one within
+// 100·tol in P1's coordinates (the global error of a tolerance-controlled
+// run: tol times the error's growth; measured slack printed).
+TEST(Benchmarks, A01_PendulumFollowsThe128BitRun) {
+  dynamics::SimulationOptions<double> od;
+  od.t_end = 5;
+  od.dt = 0.05;
+  od.abs_tol = od.rel_tol = 1e-12;
+  const auto d = run_file<double>("a01_simple_pendulum.json", od);
+  MpfrPrecision bits(128);
+  dynamics::SimulationOptions<mpfr_real> om;
+  om.t_end = 5;
+  om.dt = mpfr_real("0.05");
+  om.stepper = dynamics::Stepper::BulirschStoer;
+  om.abs_tol = om.rel_tol = mpfr_real("1e-25");
+  const auto m = run_file<mpfr_real>("a01_simple_pendulum.json", om);
+  ASSERT_TRUE(d.completed && m.completed);
+  ASSERT_EQ(d.records.size(), m.records.size());
+  double worst = 0;
+  for (std::size_t r = 0; r < d.records.size(); ++r)
+    for (Index i = 0; i < 2; ++i)
+      worst = std::max(worst, std::abs(d.records[r].q(i) - static_cast<double>(m.records[r].q(i))));
+  std::cout << "A01: double against 128 bits, worst |Δ| in P1 " << worst << " (bound 1e-10); 128-bit balance "
+            << static_cast<double>(m.max_abs_balance) << "\n";
+  EXPECT_LE(worst, 100 * od.rel_tol);
+  EXPECT_LE(static_cast<double>(m.max_abs_balance), 1e-22);  // 10³·tol·E-scale (E ≈ 10)
+  EXPECT_LT(m.records.back().q(1), mpfr_real(0));  // it swings below the pivot
+}
+
+// A02 with N = 2 through its first flat configuration (t ≈ 0.72 s), where
+// A (14 rows) loses rank 2 and the kite branch (crank 0 at rest, the others
+// turning about A₁) crosses the parallelogram branch. At 128 bits femc stays
+// on the parallelogram branch, as the motion must (a branch switch needs a
+// jump in velocity): at t = 0.8 the three cranks have one angle, past the
+// flat position, and the energy holds to 10⁻²⁰. (At double the outcome
+// depends on where the adaptive steps land: models/benchmarks/README.md.)
+TEST(Benchmarks, A02_PassesTheFlatConfigurationOnTheParallelogramBranch) {
+  MpfrPrecision bits(128);
+  using S = mpfr_real;
+  dynamics::SimulationOptions<S> opt;
+  opt.t_end = S("0.8");
+  opt.dt = S("0.1");
+  opt.stepper = dynamics::Stepper::BulirschStoer;
+  opt.abs_tol = opt.rel_tol = S("1e-20");
+  const auto traj = run_file<S>("a02_n_four_bar_2.json", opt);
+  ASSERT_TRUE(traj.completed) << traj.stop_reason;
+  const auto& end = traj.records.back();
+  const S th0 = end.q(2), th1 = end.q(5), th2 = end.q(8);  // the cranks come first in the file
+  EXPECT_LT(th0, S("-0.4")) << "crank 0 is past the flat position";
+  EXPECT_LE(abs(th1 - th0) + abs(th2 - th0), S("1e-18")) << th0 << " " << th1 << " " << th2;
+  EXPECT_LE(traj.max_abs_balance, S("1e-18"));
+}
+
 }  // namespace
 }  // namespace femc

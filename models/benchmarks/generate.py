@@ -164,6 +164,74 @@ def andrews_squeezer():
     write("a03_andrews_squeezer.json", model)
 
 
+def simple_pendulum():
+    """A01: a lumped mass of 1 kg on a massless link of 1 m, from rest with
+    the link horizontal (P1 at x = +1 m), gravity 9.81 in -y, 2000 s."""
+    model = {
+        "kind": "planar",
+        "name": "A01 simple pendulum",
+        "description": "a lumped mass of 1 kg on a massless link of 1 m, released at rest from the horizontal; "
+                       "IFToMM benchmark A01",
+        "sources": [
+            "IFToMM library of computational benchmark problems, A01 (M. Gonzalez, D. Dopico, U. Lugris, "
+            "J. Cuadrado, Multibody System Dynamics 16 (2006) 179-190; lim.ii.udc.es/mbsbenchmark, "
+            "A01_specification): mass 1 kg, length 1 m, gravity 9.81 N/kg in -y, at rest with x(P1) = +1 m, "
+            "2000 s; reference quantity: x and y of P1",
+            "the lumped mass is a body whose centre is P1 and whose link is a distance joint to the origin: its "
+            "rotation is a free coordinate nothing couples to, so its inertia (1 kg m^2 here) does not enter the "
+            "motion of P1 (models/README.md)",
+        ],
+        "gravity": ["0", "-9.81"],
+        "bodies": [{"name": "P1", "mass": "1", "inertia": "1", "position": ["1", "0"]}],
+        "joints": [{"name": "link", "type": "distance", "body1": "ground", "point1": ["0", "0"], "body2": "P1",
+                    "length": "1"}],
+        "t_end": "2000",
+    }
+    write("a01_simple_pendulum.json", model)
+
+
+def n_four_bar(n):
+    """A02: N four-bar loops in a row, 2N+1 uniform links of 1 m and 1 kg: the
+    cranks i = 0..N turn about A_i = (i, 0) and start vertical (B_i = (i, 1)),
+    the couplers join B_(i-1) to B_i; B0 starts at 1 m/s in +x (every crank
+    turning at -1 rad/s, the couplers translating)."""
+    bodies, joints = [], []
+    inertia = "1/12"  # a uniform rod of 1 kg and 1 m about its centre
+    for i in range(n + 1):
+        bodies.append({"name": "crank%d" % i, "mass": "1", "inertia": inertia, "position": [str(i), "0.5"],
+                       "angle": text(mp.pi / 2), "velocity": ["0.5", "0"], "angular_velocity": "-1"})
+        joints.append({"name": "A%d" % i, "type": "revolute", "body1": "ground", "point1": [str(i), "0"],
+                       "body2": "crank%d" % i, "point2": ["-0.5", "0"]})
+    for i in range(1, n + 1):
+        bodies.append({"name": "coupler%d" % i, "mass": "1", "inertia": inertia, "position": [str(i - 1) + ".5", "1"],
+                       "velocity": ["1", "0"]})
+        joints.append({"name": "B%d-left" % (i - 1), "type": "revolute", "body1": "crank%d" % (i - 1),
+                       "point1": ["0.5", "0"], "body2": "coupler%d" % i, "point2": ["-0.5", "0"]})
+        joints.append({"name": "B%d-right" % i, "type": "revolute", "body1": "crank%d" % i,
+                       "point1": ["0.5", "0"], "body2": "coupler%d" % i, "point2": ["0.5", "0"]})
+    model = {
+        "kind": "planar",
+        "name": "A02 N-four-bar, N = %d" % n,
+        "description": "%d four-bar loops in a row (%d links of 1 m and 1 kg), started upright with B0 at 1 m/s; "
+                       "every loop passes the flat configuration, where the degrees of freedom jump from 1 to %d; "
+                       "IFToMM benchmark A02" % (n, 2 * n + 1, n + 1),
+        "sources": [
+            "IFToMM library of computational benchmark problems, A02 (Gonzalez, Dopico, Lugris, Cuadrado, "
+            "Multibody System Dynamics 16 (2006) 179-190; lim.ii.udc.es/mbsbenchmark, A02_specification): "
+            "2N+1 links of 1 m with a uniformly distributed mass of 1 kg, gravity 9.81 N/kg in -y, N = 40, "
+            "the x-velocity of B0 1 m/s at the start, 20 s; reference quantity: position and velocity of B0",
+            "the start position (cranks upright on A_i = (i, 0), couplers level at y = 1) is the specification's "
+            "figure as described by the benchmark's reproductions (e.g. the OpenSim MBS benchmarks, A02); "
+            "inertia m L^2/12 of a uniform rod",
+        ],
+        "gravity": ["0", "-9.81"],
+        "bodies": bodies,
+        "joints": joints,
+        "t_end": "20",
+    }
+    write("a02_n_four_bar_%d.json" % n, model)
+
+
 # Hairer & Wanner (1996), sec. VII.7, and the IVP test set's andrews: as printed.
 PARAMS = {
     "m1": "0.04325", "m2": "0.00365", "m3": "0.02373", "m4": "0.00706", "m5": "0.07050", "m6": "0.00706",
@@ -184,5 +252,8 @@ ANDREWS_ANGLES = [
 ]
 
 if __name__ == "__main__":
+    simple_pendulum()
+    n_four_bar(40)
+    n_four_bar(2)  # the tests' short runs
     andrews_squeezer()
     sys.exit(0)
