@@ -20,6 +20,14 @@
 //   τ = max(τ_base, c·‖φ‖∞ / ‖A‖_F),
 // c to be chosen above ‖∂A/∂q‖/σ_r (≈ 1–3 for the built-in linkage; its
 // default c = 10³ leaves a safety factor of a few hundred).
+// The argument is first order in the drift: it holds near the constraints,
+// not at the trial states of a long step, which can be far from them. There
+// c·‖φ‖∞/‖A‖_F can exceed 1 and would cut every singular value, dropping the
+// constraints wholesale (found on IFToMM A01: a first step of 0.5 s had
+// stages of |φ| ≈ 0.5, all of them in free fall, hence a zero error
+// estimate; the pendulum then fell freely for 2000 s). So the drift's share
+// of τ is capped at 10⁻³: a singular value above
+// 10⁻³·σ₁ is never called drift.
 #include <functional>
 #include <utility>
 
@@ -57,7 +65,8 @@ class BilateralModel : public Model<S> {
       for (Index i = 0; i < phi.size(); ++i) drift = std::max<S>(drift, phi(i) < S(0) ? S(-phi(i)) : phi(i));
       const S base = opt.rank_tol ? *opt.rank_tol : default_rank_tolerance<S>(s.A.rows(), s.A.cols());
       const S norm = s.A.norm();
-      if (norm > S(0)) opt.rank_tol = std::max<S>(base, drift_rank_factor * drift / norm);
+      if (norm > S(0))
+        opt.rank_tol = std::max<S>(base, std::min<S>(drift_rank_factor * drift / norm, S(1) / S(1000)));
     }
     const Solution<S> sol = solve(s, opt);
     Forces<S> f;

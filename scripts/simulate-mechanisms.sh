@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Integrates the benchmark mechanisms of models/benchmarks/ from their model
+# files at double and at 128 bits and writes OUT/<run>.csv (one row per
+# record), OUT/<run>.json (femc's summary) and OUT/<run>.ms (wall time),
+# then the plots and OUT/README.md (models/benchmarks/plot_mechanisms.py).
+# The 128-bit runs are references: Bulirsch–Stoer near the unit roundoff.
+# Where the benchmark's span costs too much, the run is shortened and the
+# table below says so (the report repeats it).
+# Usage: simulate-mechanisms.sh FEMC OUT_DIR
+set -euo pipefail
+femc=$1 out=$2
+here=$(cd "$(dirname "$0")/.." && pwd)
+bench=$here/models/benchmarks
+mkdir -p "$out"
+# run name | model file | precision | femc simulate options
+runs=(
+  "a01.double|a01_simple_pendulum.json|double|--tol 1e-12 --dt 0.5"
+  "a01.128|a01_simple_pendulum.json|128|--stepper bulirsch-stoer --tol 1e-30 --dt 0.05 --t-end 20"
+  "a02_n2.double|a02_n_four_bar_2.json|double|--tol 1e-10 --dt 0.02"
+  "a02_n2.double-rk4|a02_n_four_bar_2.json|double|--stepper rk4 --dt 0.001"
+  "a02_n2.128|a02_n_four_bar_2.json|128|--stepper bulirsch-stoer --tol 1e-20 --dt 0.02 --t-end 5"
+  "a02_n40.double|a02_n_four_bar_40.json|double|--stepper rk4 --dt 0.002 --t-end 2"
+  "a03.double|a03_andrews_squeezer.json|double|--tol 1e-12 --dt 0.0005"
+  "a03.128|a03_andrews_squeezer.json|128|--stepper bulirsch-stoer --tol 1e-26 --dt 0.0005"
+)
+printf '%-20s %-9s %-10s %-10s %-12s %s\n' run completed steps ms max_balance max_violation
+for r in "${runs[@]}"; do
+  IFS='|' read -r name file precision opts <<<"$r"
+  base="$out/$name"
+  start=$(date +%s%N)
+  status=0
+  # shellcheck disable=SC2086  # the options are words
+  "$femc" simulate "$bench/$file" --precision "$precision" $opts -o "$base.csv" >"$base.json" || status=$?
+  if [ "$status" -ne 0 ] && [ "$status" -ne 3 ]; then echo "femc simulate $file failed ($status)" >&2; exit 1; fi
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  echo "$ms" >"$base.ms"
+  field() { sed -n "s/^  \"$1\": \(.*\),\$/\1/p" "$base.json"; }
+  printf '%-20s %-9s %-10s %-10s %-12.3e %.3e\n' "$name" "$(field completed)" "$(field steps)" "$ms" \
+    "$(field max_abs_balance)" "$(field max_position_violation)"
+done
+/usr/bin/python3 "$bench/plot_mechanisms.py" "$out"
