@@ -1,7 +1,8 @@
 # The two commands of the README. Both install what is missing (Debian
 # packages), configure and build with CMake presets.
 #   make report   build, then solve the bundled example systems at every precision,
-#                 integrate the built-in systems (reports/seed-systems/), run the six
+#                 integrate the built-in systems (reports/seed-systems/) and the benchmark
+#                 mechanisms (reports/mechanisms/, about 3 minutes), run the six
 #                 quick studies (reports/<study>/, CSV + JSON + PNG), check the engines
 #                 built (reports/engines/, femc engines) and write the index reports/README.md
 #   make test     build, then run the whole ctest suite (unit, proof, ...)
@@ -30,6 +31,7 @@ build-cli: deps
 report: build-cli
 	@scripts/solve-examples.sh $(FEMC) examples reports/examples
 	@scripts/simulate-seed-systems.sh $(FEMC) reports/seed-systems
+	@scripts/simulate-mechanisms.sh $(FEMC) reports/mechanisms
 	@$(FEMC) study all --jobs $(JOBS) --out reports
 	@/usr/bin/python3 studies/plots/plot_studies.py reports
 	@if $(FEMC) engines --list | grep -q .; then \

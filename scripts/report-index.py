@@ -873,6 +873,16 @@ def performance_section(reports):
     return out + [""]
 
 
+def mechanisms_section(reports):
+    out = ["## Benchmark mechanisms", ""]
+    if not os.path.exists(os.path.join(reports, "mechanisms", "README.md")):
+        return out + ["Not generated here (`scripts/simulate-mechanisms.sh` writes mechanisms/).", ""]
+    runs = [f[:-5] for f in os.listdir(os.path.join(reports, "mechanisms")) if f.endswith(".json")]
+    return out + [f"[mechanisms/README.md](mechanisms/README.md): the IFToMM benchmark problems from their model "
+                  f"files (models/benchmarks/), {len(runs)} runs at double and 128 bits: reference point, "
+                  "energy balance, rank of A and constraint violation over time.", ""]
+
+
 def engines_section(reports):
     out = ["## Engines under test", ""]
     d = os.path.join(reports, "engines")
@@ -906,7 +916,7 @@ def build_index(reports):
     if studies:
         out += ["Studies: " + " · ".join(f"[{s}](#{s})" for s in studies) + ". Also: [regression baseline]"
                 "(#regression-baseline) · [reproduce](#reproduce) · [example systems](#example-systems-reportsexamples)"
-                " · [per-system trajectories](#per-system-trajectories) · "
+                " · [per-system trajectories](#per-system-trajectories) · [benchmark mechanisms](#benchmark-mechanisms) · "
                 "[engines under test](#engines-under-test) · [performance](#performance)", ""]
     else:
         out += ["No study records here yet (`femc study all`).", ""]
@@ -916,6 +926,7 @@ def build_index(reports):
     out += reproduce_section()
     out += examples_section(reports)
     out += seed_systems_section(reports)
+    out += mechanisms_section(reports)
     out += engines_section(reports)
     out += performance_section(reports)
     return "\n".join(out).rstrip() + "\n"

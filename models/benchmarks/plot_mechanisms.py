@@ -67,7 +67,7 @@ def main(out):
              "`scripts/simulate-mechanisms.sh` (part of `make report`). The 128-bit runs are references "
              "(Bulirsch–Stoer near the unit roundoff). Spans shorter than the benchmark's are stated; "
              "`models/benchmarks/README.md` has the models' sources and the findings.", "",
-             "| run | precision | span (s) | steps | force evaluations | wall time (s) | ms per evaluation | "
+             "| run | precision | span reached (s) | steps | force evaluations | wall time (s) | ms per evaluation | "
              "max \\|balance\\| | max \\|φ\\| | rank of A |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     notes = []
@@ -89,9 +89,11 @@ def main(out):
             ax[3].semilogy(t, [max(float(r["position_violation"]), 1e-40) for r in rows], label=label, lw=1)
             ranks = [int(r["rank_A"]) for r in rows]
             evals = s["force_evaluations"]
-            lines.append(f"| {run} | {s['precision']} | {float(s['t_end']):g} | {s['steps']} | {evals} | "
+            lines.append(f"| {run} | {s['precision']} | {t[-1]:g} of {float(s['t_end']):g} | {s['steps']} | {evals} | "
                          f"{ms / 1000:.1f} | {ms / max(evals, 1):.2g} | {float(s['max_abs_balance']):.1e} | "
                          f"{float(s['max_position_violation']):.1e} | {min(ranks)}–{max(ranks)} |")
+            if not s["completed"]:
+                notes.append(f"- {run}: stopped at t = {t[-1]:g}: {s['stop_reason']}")
             if bench.startswith("a02"):
                 spread = crank_spread(rows)
                 branch = "stays on the parallelogram branch" if spread < 1e-6 else "leaves the parallelogram branch"
@@ -111,6 +113,10 @@ def main(out):
         fig.tight_layout()
         fig.savefig(os.path.join(out, bench + ".png"), dpi=90)
         plt.close(fig)
+    for f in sorted(os.listdir(out)):
+        if f.endswith(".error"):
+            with open(os.path.join(out, f), encoding="utf-8") as fh:
+                notes.append(f"- {f[:-6]}: refused by femc: `{fh.read().strip()}`")
     lines += ["", "What the runs show (computed from the CSVs):", ""] + notes + [""]
     lines += [f"![{title}]({bench}.png)" for bench, title, _ in BENCHMARKS
               if os.path.exists(os.path.join(out, bench + ".png"))]

@@ -22,8 +22,9 @@
 // there and its kinetic-energy change is booked as impact work. A resting
 // contact that drifts below −gap tolerance gets the same map (a velocity
 // projection) where it is found.
-// A ModelStop (Painlevé state, unmodelled contact) ends the run early with
-// the reason recorded; the trajectory up to it is kept.
+// A ModelStop (Painlevé state, unmodelled contact), a step-size failure or
+// a solve that refuses a state (MethodError, e.g. an overflow) ends the run
+// early with the reason recorded; the trajectory up to it is kept.
 //
 // simulate.hxx holds the body; the library instantiates it for double,
 // long double, float128 and mpfr_real (lib/src/instantiate/dynamics.cpp.in),

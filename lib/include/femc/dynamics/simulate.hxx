@@ -256,6 +256,10 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
     traj.stop_reason = stop.what();
   } catch (const boost::numeric::odeint::step_adjustment_error& e) {
     traj.stop_reason = std::string("integrator: ") + e.what();
+  } catch (const MethodError& e) {
+    // The solve refused a state (e.g. an overflow at the working precision):
+    // the run ends there, its records kept, the reason stated.
+    traj.stop_reason = std::string("solve: ") + e.what();
   }
   if (!traj.completed)
     traj.events.push_back({traj.records.empty() ? S(0) : traj.records.back().t, traj.stop_reason});
