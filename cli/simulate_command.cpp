@@ -3,7 +3,7 @@
 //                      [--contact-tol X] [-o FILE.csv]
 //
 // Integrates one of the built-in systems (dynamics/builtin_models.hpp), or a
-// mechanism's model file (dynamics/planar_mechanism.hpp), and
+// mechanism's model file (dynamics/mechanism.hpp), and
 // writes one CSV row per record. With -o the CSV goes to the file
 // (atomically) and a JSON summary to stdout; without, the CSV to stdout and
 // the summary to stderr. Exit 0 when the run reached t-end, 3 when the model

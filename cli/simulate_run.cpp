@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "femc/dynamics/builtin_models.hpp"
-#include "femc/dynamics/planar_mechanism.hpp"
+#include "femc/dynamics/mechanism.hpp"
 #include "femc/io/input_file.hpp"
 #include "femc/io/json_system.hpp"
 #include "femc/scalar/builtin.hpp"
@@ -57,7 +57,7 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   // A path (with a '/' or ending in .json) names a model file; anything else a built-in system.
   const bool model_file = a.system.find('/') != std::string::npos ||
                           (a.system.size() > 5 && a.system.compare(a.system.size() - 5, 5, ".json") == 0);
-  BuiltinModel<S> b = model_file ? make_planar_model<S>(read_planar_model_text(io::read_input_file(a.system, "system")))
+  BuiltinModel<S> b = model_file ? make_mechanism_model<S>(read_model_text(io::read_input_file(a.system, "system")))
                                  : make_builtin_model<S>(a.system, formulation, ctol);
   SimulationOptions<S> opt = b.defaults;
   if (!a.t_end.empty()) opt.t_end = number<S>(a.t_end, "t-end");

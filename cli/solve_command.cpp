@@ -11,7 +11,7 @@
 #include "femc/io/input_file.hpp"
 #include "femc/io/output_file.hpp"
 #include "femc/errors.hpp"
-#include "femc/dynamics/planar_mechanism.hpp"
+#include "femc/dynamics/mechanism.hpp"
 #include "femc/io/json_model.hpp"
 #include "femc/io/json_system.hpp"
 #include "femc/scalar/builtin.hpp"
@@ -86,28 +86,16 @@ std::string solve_at(const System<S>& sys, Method method, const std::string& ran
   return write_solution_json(out);
 }
 
-// The system of a model file: at the --state given, as given, or at the
-// file's initial state put on the constraints at the working precision
-// (as femc simulate starts).
-template <class S>
-System<S> model_system(const PlanarModelText& text, const ModelStateText* state) {
-  const models::PlanarModel<S> model = to_planar_model<S>(text);
-  Vector<S> q, qd;
-  if (state) state_from_text<S>(*state, model, q, qd);
-  else dynamics::assembled_initial_state(model, text, q, qd);
-  return models::system_at(model, q, qd);
-}
-
 // The input at the working precision S: a system file's entries, or a
 // model file's system at its initial state.
 template <class S>
-System<S> input_system(const SystemText* text, const PlanarModelText* model, const ModelStateText* state) {
+System<S> input_system(const SystemText* text, const ModelText* model, const ModelStateText* state) {
   if constexpr (std::is_same_v<S, double_double> || std::is_same_v<S, quad_double>) {
     if (model)  // the QD types offer no sin and cos through femc's scalar traits
       throw InputError("precision", "a model is evaluated at double, long-double, float128 or MPFR bits, not dd or qd");
     return to_system<S>(*text);
   } else {
-    if (model) return model_system<S>(*model, state);
+    if (model) return dynamics::model_system<S>(*model, state);
     return to_system<S>(*text);
   }
 }
@@ -116,9 +104,9 @@ std::string run(const SolveArgs& a) {
   const std::string document = io::read_input_file(a.input);
   // A model file (it has a "kind") is evaluated in floating point; its
   // numbers are exact decimals, so its data are exact.
-  std::optional<PlanarModelText> model;
+  std::optional<ModelText> model;
   std::optional<SystemText> text;
-  if (is_model_document(document)) model = read_planar_model_text(document);
+  if (is_model_document(document)) model = read_model_text(document);
   else text = read_system_text(document);
   DataPrecisionChoice data;
   if (text) {
@@ -144,7 +132,7 @@ std::string run(const SolveArgs& a) {
   if (exact_method && p != "exact")
     throw InputError("precision", "method " + to_string(method) + " runs in exact arithmetic; use --precision exact, not '" + p + "'");
   const SystemText* t = text ? &*text : nullptr;
-  const PlanarModelText* mt = model ? &*model : nullptr;
+  const ModelText* mt = model ? &*model : nullptr;
   std::optional<ModelStateText> state;
   if (!a.state.empty()) {
     if (!model) throw InputError("state", "--state gives a model's coordinates; '" + a.input + "' is a system, not a model");
@@ -184,7 +172,7 @@ std::function<int()> add_solve_command(CLI::App& app) {
   auto args = std::make_shared<SolveArgs>();
   CLI::App* cmd = app.add_subcommand("solve", "Solve one system (JSON) for q̈, Qᴺ, Qᵂ, Qᶜ, λ, G_g, ‖δ‖");
   cmd->add_option("system", args->input,
-                  "System JSON (M, A, b, Q, optional C, W) or a model file (\"kind\": \"planar\"; solved at its "
+                  "System JSON (M, A, b, Q, optional C, W) or a model file (\"kind\": \"planar\" or \"spatial\"; solved at its "
                   "initial state)")
       ->required();
   cmd->add_option("--state", args->state,

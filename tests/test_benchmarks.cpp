@@ -7,7 +7,7 @@
 #include <map>
 #include <sstream>
 
-#include "femc/dynamics/planar_mechanism.hpp"
+#include "femc/dynamics/mechanism.hpp"
 #include "femc/dynamics/simulate.hpp"
 #include "femc/io/json_model.hpp"
 #include "femc/scalar/builtin.hpp"
@@ -100,7 +100,7 @@ TEST(Benchmarks, A03_InitialAccelerationsAreThePublishedOnesToThirtyDigits) {
 //    relative; models/benchmarks/README.md). Held to 10⁻⁹ and 10⁻⁷.
 TEST(Benchmarks, A03_RunAgreesWithTheReferences) {
   const PlanarModelText text = read_planar_model_text(test::slurp(kBench + "a03_andrews_squeezer.json"));
-  auto b = dynamics::make_planar_model<double>(text);
+  auto b = dynamics::make_mechanism_model<double>(ModelText(text));
   dynamics::SimulationOptions<double> opt = b.defaults;
   opt.dt = 0.001;
   opt.abs_tol = opt.rel_tol = 1e-12;
@@ -142,7 +142,7 @@ TEST(Benchmarks, A03_RunAgreesWithTheReferences) {
 template <class S>
 dynamics::Trajectory<S> run_file(const std::string& file, const dynamics::SimulationOptions<S>& opt) {
   const PlanarModelText text = read_planar_model_text(test::slurp(kBench + file));
-  auto b = dynamics::make_planar_model<S>(text);
+  auto b = dynamics::make_mechanism_model<S>(ModelText(text));
   return dynamics::simulate(*b.model, b.q0, b.qd0, opt);
 }
 

@@ -14,32 +14,11 @@ using json_text::json;
 using json_text::kind_name;
 using PJ = models::PlanarJointType;
 using PF = models::PlanarForceType;
-
-// An object's keys, each known; `what` names the expected ones in the error.
-void check_keys(const json& obj, const std::string& field, const std::set<std::string>& known) {
-  if (!obj.is_object() || json_text::is_number(obj))
-    throw InputError(field, std::string("expected an object, got ") + kind_name(obj));
-  for (auto it = obj.begin(); it != obj.end(); ++it)
-    if (!known.count(it.key())) {
-      std::string list;
-      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw InputError(field + "." + it.key().substr(0, 40), "unknown key (expected " + list + ")");
-    }
-}
-
-std::string text_of(const json& v, const std::string& field) {
-  if (!v.is_string() || json_text::is_number(v))
-    throw InputError(field, std::string("expected a string, got ") + kind_name(v));
-  return v.get<std::string>();
-}
-
-std::string number_of(const json& obj, const std::string& key, const std::string& field, const char* fallback) {
-  if (!obj.contains(key)) {
-    if (fallback) return fallback;
-    throw InputError(field + "." + key, "missing");
-  }
-  return json_text::entry_text(obj[key], field + "." + key);
-}
+using json_text::array_of;
+using json_text::check_keys;
+using json_text::item;
+using json_text::number_of;
+using json_text::text_of;
 
 Vec2Text pair_of(const json& obj, const std::string& key, const std::string& field, bool required,
                  Vec2Text fallback = {"0", "0"}) {
@@ -51,22 +30,6 @@ Vec2Text pair_of(const json& obj, const std::string& key, const std::string& fie
   const json& v = obj[key];
   if (!v.is_array() || v.size() != 2) throw InputError(f, std::string("expected [x, y], got ") + kind_name(v));
   return {json_text::entry_text(v[0], f + "[0]"), json_text::entry_text(v[1], f + "[1]")};
-}
-
-// "joints[2] (B)" when named.
-std::string item(const char* list, std::size_t i, const json& obj) {
-  std::string f = std::string(list) + "[" + std::to_string(i) + "]";
-  if (obj.is_object() && obj.contains("name") && obj["name"].is_string() && !json_text::is_number(obj["name"]))
-    f += " (" + obj["name"].get<std::string>().substr(0, 40) + ")";
-  return f;
-}
-
-const json& array_of(const json& root, const char* key) {
-  static const json empty = json::array();
-  if (!root.contains(key)) return empty;
-  const json& v = root[key];
-  if (!v.is_array()) throw InputError(key, std::string("expected an array, got ") + kind_name(v));
-  return v;
 }
 
 }  // namespace

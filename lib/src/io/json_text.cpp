@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <map>
 #include <regex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -192,5 +193,63 @@ std::string entry_text(const json& v, const std::string& field) {
 
 const char* kind_name(const json& v) { return is_number(v) ? "number" : v.type_name(); }
 
+
+// An object's keys, each known; `what` names the expected ones in the error.
+void check_keys(const json& obj, const std::string& field, const std::set<std::string>& known) {
+  if (!obj.is_object() || is_number(obj))
+    throw InputError(field, std::string("expected an object, got ") + kind_name(obj));
+  for (auto it = obj.begin(); it != obj.end(); ++it)
+    if (!known.count(it.key())) {
+      std::string list;
+      for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw InputError(field + "." + it.key().substr(0, 40), "unknown key (expected " + list + ")");
+    }
+}
+
+std::string text_of(const json& v, const std::string& field) {
+  if (!v.is_string() || is_number(v))
+    throw InputError(field, std::string("expected a string, got ") + kind_name(v));
+  return v.get<std::string>();
+}
+
+std::string number_of(const json& obj, const std::string& key, const std::string& field, const char* fallback) {
+  if (!obj.contains(key)) {
+    if (fallback) return fallback;
+    throw InputError(field + "." + key, "missing");
+  }
+  return entry_text(obj[key], field + "." + key);
+}
+
+// "joints[2] (B)" when named.
+std::string item(const char* list, std::size_t i, const json& obj) {
+  std::string f = std::string(list) + "[" + std::to_string(i) + "]";
+  if (obj.is_object() && obj.contains("name") && obj["name"].is_string() && !is_number(obj["name"]))
+    f += " (" + obj["name"].get<std::string>().substr(0, 40) + ")";
+  return f;
+}
+
+const json& array_of(const json& root, const char* key) {
+  static const json empty = json::array();
+  if (!root.contains(key)) return empty;
+  const json& v = root[key];
+  if (!v.is_array()) throw InputError(key, std::string("expected an array, got ") + kind_name(v));
+  return v;
+}
+
+std::vector<std::string> numbers_of(const json& obj, const std::string& key, const std::string& field,
+                                    std::size_t count, const std::vector<std::string>& fallback) {
+  const std::string f = field + "." + key;
+  if (!obj.contains(key)) {
+    if (fallback.empty()) throw InputError(f, "missing");
+    return fallback;
+  }
+  const json& v = obj[key];
+  if (!v.is_array() || is_number(v) || v.size() != count)
+    throw InputError(f, "expected an array of " + std::to_string(count) + " numbers, got " +
+                            (v.is_array() && !is_number(v) ? std::to_string(v.size()) + " entries" : kind_name(v)));
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < count; ++i) out.push_back(entry_text(v[i], f + "[" + std::to_string(i) + "]"));
+  return out;
+}
 
 }  // namespace femc::json_text

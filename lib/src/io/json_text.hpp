@@ -6,8 +6,10 @@
 // precision later; nothing passes through double.
 #include <nlohmann/json.hpp>
 
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace femc::json_text {
 
@@ -26,5 +28,22 @@ bool is_number(const json& v);
 std::string entry_text(const json& v, const std::string& field);
 // "number", "string", "array", ... for messages.
 const char* kind_name(const json& v);
+
+// The fields of a model document (json_model.cpp, json_spatial_model.cpp).
+// Each throws InputError naming the field.
+//   check_keys: `obj` is an object whose keys are all in `known`;
+//   text_of:    a string (not a number);
+//   number_of:  obj[key]'s number text, `fallback` when absent (nullptr: required);
+//   numbers_of: obj[key] as an array of `count` numbers' texts, `fallback` when
+//               absent (empty: required);
+//   item:       "joints[2] (B)" for the i-th entry of a list, with its name;
+//   array_of:   root[key] as an array (empty when absent).
+void check_keys(const json& obj, const std::string& field, const std::set<std::string>& known);
+std::string text_of(const json& v, const std::string& field);
+std::string number_of(const json& obj, const std::string& key, const std::string& field, const char* fallback);
+std::vector<std::string> numbers_of(const json& obj, const std::string& key, const std::string& field,
+                                    std::size_t count, const std::vector<std::string>& fallback);
+std::string item(const char* list, std::size_t i, const json& obj);
+const json& array_of(const json& root, const char* key);
 
 }  // namespace femc::json_text

@@ -7,6 +7,8 @@
 //   Matrix<S> mass(q),  S potential(q)
 //   Vector<S> constraint(q)        φ with φ̈ = A q̈ − b (0 on non-holonomic rows)
 //   Vector<S> constraint_rate(q, q̇)  φ̇ (or ψ = A q̇ − c on velocity-level rows)
+//   optional: Vector<S> nonconservative(q, q̇)  forces in Q without a potential
+//     (dampers), reported with Qᵂ so that the energy balance holds
 // Baumgarte: b ← b − 2α φ̇ − β² φ.
 // Extras per step: the rank of A the solver decided, and its gap
 // (smallest kept / largest dropped magnitude), for the redundant linkages.
@@ -31,6 +33,7 @@
 // coarse runs of the redundant linkage drift until its spurious singular
 // value exceeds 10⁻³·σ₁, and keeping it cost a factor 100 in the balance.)
 #include <functional>
+#include <type_traits>
 #include <utility>
 
 #include "femc/dynamics/model.hpp"
@@ -38,6 +41,16 @@
 #include "femc/solve.hpp"
 
 namespace femc::dynamics {
+
+namespace bilateral_detail {
+template <class Sys, class S, class = void>
+struct has_nonconservative : std::false_type {};
+template <class Sys, class S>
+struct has_nonconservative<Sys, S,
+                           std::void_t<decltype(std::declval<const Sys&>().nonconservative(
+                               std::declval<const Vector<S>&>(), std::declval<const Vector<S>&>()))>>
+    : std::true_type {};
+}  // namespace bilateral_detail
 
 template <class S, class Sys>
 class BilateralModel : public Model<S> {
@@ -75,6 +88,7 @@ class BilateralModel : public Model<S> {
     f.qdd = sol.qdd;
     f.ideal = sol.QN;
     f.nonideal = sol.QW;
+    if constexpr (bilateral_detail::has_nonconservative<Sys, S>::value) f.nonideal += sys_.nonconservative(q, qd);
     const auto& r = sol.diagnostics.rank;
     f.extras = {S(r.rank), r.largest_dropped > S(0) ? S(r.smallest_kept / r.largest_dropped) : S(0)};
     return f;

@@ -148,22 +148,32 @@ void initial_state(const PlanarModelText& t, Vector<S>& q, Vector<S>& qd) {
   }
 }
 
-// A state file's coordinates at the working precision of S, for `model`
-// (InputError naming "state.q" when the length is not 3 per body).
+namespace detail {
+// A state file's coordinates, `per_body` for each of `bodies` (InputError
+// naming "state.q" when the length differs).
 template <class S>
-void state_from_text(const ModelStateText& t, const models::PlanarModel<S>& model, Vector<S>& q, Vector<S>& qd) {
-  const std::size_t n = 3 * model.bodies.size();
+void coordinates_from_text(const ModelStateText& t, std::size_t bodies, std::size_t per_body, Vector<S>& q,
+                           Vector<S>& qd) {
+  const std::size_t n = per_body * bodies;
   for (const auto& [v, key] : {std::pair{&t.q, "q"}, std::pair{&t.qd, "qd"}})
     if (v->size() != n)
       throw InputError(std::string("state.") + key, std::to_string(v->size()) + " entries for a model of " +
-                                                        std::to_string(model.bodies.size()) + " bodies (" +
-                                                        std::to_string(n) + " coordinates)");
+                                                        std::to_string(bodies) + " bodies (" + std::to_string(n) +
+                                                        " coordinates)");
   q.resize(Index(n));
   qd.resize(Index(n));
   for (std::size_t i = 0; i < n; ++i) {
-    q(Index(i)) = detail::parse_entry<S>(t.q[i], "state.q[" + std::to_string(i) + "]");
-    qd(Index(i)) = detail::parse_entry<S>(t.qd[i], "state.qd[" + std::to_string(i) + "]");
+    q(Index(i)) = parse_entry<S>(t.q[i], "state.q[" + std::to_string(i) + "]");
+    qd(Index(i)) = parse_entry<S>(t.qd[i], "state.qd[" + std::to_string(i) + "]");
   }
+}
+}  // namespace detail
+
+// A state file's coordinates at the working precision of S, for `model`
+// (x, y, θ per body).
+template <class S>
+void state_from_text(const ModelStateText& t, const models::PlanarModel<S>& model, Vector<S>& q, Vector<S>& qd) {
+  detail::coordinates_from_text<S>(t, model.bodies.size(), 3, q, qd);
 }
 
 }  // namespace femc

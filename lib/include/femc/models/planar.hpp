@@ -114,6 +114,11 @@ std::vector<std::string> coordinate_names(const PlanarModel<S>& model);
 // M = diag(m_i, m_i, I_i).
 template <class S>
 Matrix<S> mass_matrix(const PlanarModel<S>& model);
+// The same, in the signature of a state-dependent mass (spatial.hpp).
+template <class S>
+Matrix<S> mass_matrix(const PlanarModel<S>& model, const Vector<S>&) {
+  return mass_matrix(model);
+}
 
 // φ(q): every joint's rows, in the joints' order.
 template <class S>
@@ -137,15 +142,6 @@ S potential(const PlanarModel<S>& model, const Vector<S>& q);
 template <class S>
 System<S> system_at(const PlanarModel<S>& model, const Vector<S>& q, const Vector<S>& qd);
 
-// Puts a state on the constraints: Newton steps q ← q − A⁺φ until
-// |φ|∞ ≤ tol (at most `iterations`), then q̇ ← q̇ − A⁺(A q̇). A⁺x is the
-// minimum-norm solution of A z = x, which is Gauss's q̈ for M = I, Q = 0,
-// b = x: femc's own solve, with its rank decision, so a redundant or
-// singular A is handled as in any solve. Returns |φ|∞ at the end; the caller
-// decides whether that is close enough.
-template <class S>
-S assemble(const PlanarModel<S>& model, Vector<S>& q, Vector<S>& qd, const S& tol, int iterations = 50);
-
 // A point of a body (or of the ground) in the ground frame, and its velocity.
 template <class S>
 Vec2<S> point_position(const Vector<S>& q, int body, const Vec2<S>& offset);
@@ -155,3 +151,4 @@ Vec2<S> point_velocity(const Vector<S>& q, const Vector<S>& qd, int body, const 
 }  // namespace femc::models
 
 #include "femc/models/planar.hxx"
+#include "femc/models/assemble.hpp"

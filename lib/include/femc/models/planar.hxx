@@ -4,7 +4,6 @@
 
 #include "femc/errors.hpp"
 #include "femc/scalar/traits.hpp"
-#include "femc/solve.hpp"
 
 namespace femc::models {
 
@@ -326,27 +325,6 @@ S potential(const PlanarModel<S>& model, const Vector<S>& q) {
     }
   }
   return V;
-}
-
-template <class S>
-S assemble(const PlanarModel<S>& model, Vector<S>& q, Vector<S>& qd, const S& tol, int iterations) {
-  const Index n = model.n();
-  auto minimum_norm = [&](const Matrix<S>& A, const Vector<S>& x) {
-    return solve(make_system<S>(Matrix<S>::Identity(n, n), A, x, Vector<S>::Zero(n))).qdd;
-  };
-  auto inf_norm = [](const Vector<S>& v) {
-    S out(0);
-    for (Index i = 0; i < v.size(); ++i) out = std::max<S>(out, v(i) < S(0) ? S(-v(i)) : v(i));
-    return out;
-  };
-  Vector<S> phi = constraints(model, q);
-  for (int it = 0; it < iterations && inf_norm(phi) > tol; ++it) {
-    q -= minimum_norm(constraint_jacobian(model, q), phi);
-    phi = constraints(model, q);
-  }
-  const Matrix<S> A = constraint_jacobian(model, q);
-  qd -= minimum_norm(A, Vector<S>(A * qd));
-  return inf_norm(phi);
 }
 
 template <class S>

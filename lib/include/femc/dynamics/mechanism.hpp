@@ -1,0 +1,93 @@
+#pragma once
+// A model file as a system to integrate (`femc simulate MODEL.json`): the
+// model layer (models/planar.hpp, models/spatial.hpp) behind the
+// BilateralModel of bilateral_model.hpp, its state from the file put on the
+// constraints at the working precision (models::assemble), the rank decided
+// drift-aware as for the built-in redundant linkage.
+#include <memory>
+#include <type_traits>
+#include <variant>
+
+#include "femc/dynamics/bilateral_model.hpp"
+#include "femc/dynamics/builtin_models.hpp"
+#include "femc/io/model_file.hpp"
+#include "femc/models/planar.hpp"
+#include "femc/models/spatial.hpp"
+
+namespace femc::dynamics {
+
+// The system type BilateralModel asks for (see bilateral_model.hpp), for a
+// PlanarModel<S> or a SpatialModel<S>.
+template <class S, class ModelT>
+struct Mechanism {
+  ModelT model;
+
+  System<S> at(const Vector<S>& q, const Vector<S>& qd) const { return models::system_at(model, q, qd); }
+  Matrix<S> mass(const Vector<S>& q) const { return models::mass_matrix(model, q); }
+  S potential(const Vector<S>& q) const { return models::potential(model, q); }
+  Vector<S> constraint(const Vector<S>& q) const { return models::constraints(model, q); }
+  Vector<S> constraint_rate(const Vector<S>& q, const Vector<S>& qd) const {
+    return models::constraint_jacobian(model, q) * qd;
+  }
+  // The forces that do work without a potential (dampers): their power is
+  // carried in the energy balance with the non-ideal constraint forces.
+  Vector<S> nonconservative(const Vector<S>& q, const Vector<S>& qd) const {
+    if constexpr (std::is_same_v<ModelT, models::SpatialModel<S>>) return models::damping_forces(model, q, qd);
+    else return Vector<S>::Zero(q.size());
+  }
+};
+
+// The file's initial state put on the constraints: |φ|∞ ≤ 64·u (SI units:
+// metres), else InputError naming the model (its initial positions do not
+// close the joints, at any precision).
+template <class S, class ModelT, class Text>
+void assembled_initial_state(const ModelT& model, const Text& text, Vector<S>& q, Vector<S>& qd) {
+  initial_state<S>(text, q, qd);
+  const S tol = S(64) * unit_roundoff<S>();
+  const S left = models::assemble(model, q, qd, tol);
+  if (left > tol)
+    throw InputError(text.name.empty() ? "model" : text.name,
+                     "the initial positions do not assemble: |φ|∞ = " + format_scalar(left) + " after Newton's steps");
+}
+
+template <class S>
+models::PlanarModel<S> to_model(const PlanarModelText& text) { return to_planar_model<S>(text); }
+template <class S>
+models::SpatialModel<S> to_model(const SpatialModelText& text) { return to_spatial_model<S>(text); }
+
+// The model of a file, assembled, as a BuiltinModel for simulate().
+template <class S>
+BuiltinModel<S> make_mechanism_model(const ModelText& file) {
+  return std::visit(
+      [](const auto& text) {
+        BuiltinModel<S> b;
+        auto model = to_model<S>(text);
+        assembled_initial_state(model, text, b.q0, b.qd0);
+        using Sys = Mechanism<S, decltype(model)>;
+        std::vector<std::string> names = models::coordinate_names(model);
+        auto m = std::make_unique<BilateralModel<S, Sys>>(text.name, Sys{std::move(model)}, std::move(names));
+        m->drift_rank_factor = S(1000);
+        b.model = std::move(m);
+        if (!text.t_end.empty()) b.defaults.t_end = detail::parse_entry<S>(text.t_end, "t_end");
+        b.description = text.description;
+        return b;
+      },
+      file);
+}
+
+// The FEMC problem of a model file at a given state (as given), or at the
+// file's initial state put on the constraints.
+template <class S>
+System<S> model_system(const ModelText& file, const ModelStateText* state) {
+  return std::visit(
+      [&](const auto& text) {
+        const auto model = to_model<S>(text);
+        Vector<S> q, qd;
+        if (state) state_from_text<S>(*state, model, q, qd);
+        else assembled_initial_state(model, text, q, qd);
+        return models::system_at(model, q, qd);
+      },
+      file);
+}
+
+}  // namespace femc::dynamics
