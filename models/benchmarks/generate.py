@@ -232,6 +232,159 @@ def n_four_bar(n):
     write("a02_n_four_bar_%d.json" % n, model)
 
 
+def bricard():
+    """A04: Bricard's mechanism, five uniform rods of 1 m, 1 kg and 0.1 m
+    square section in a closed loop of six revolute joints, two of them on
+    the ground; from rest under gravity 9.81 in -y, 10 s.
+
+    The joints sit at the corners of a unit "chair" A..F with axes y, z, x,
+    y, z, x; rod k runs from joint k to joint k+1. Every body frame is
+    parallel to the ground frame at the start (orientation: identity), so the
+    rods' inertias are diagonal in it, with the axial moment on the rod's own
+    axis, and the joint axes are the same vectors in both bodies' frames.
+    """
+    ia, it = "1/600", "101/1200"  # m(b^2 + c^2)/12: axial (0.1 by 0.1), transverse (1 by 0.1)
+    corners = {"A": (0, 0, 0), "B": (1, 0, 0), "C": (1, -1, 0), "D": (1, -1, 1), "E": (0, -1, 1), "F": (0, 0, 1)}
+    axes = {"A": "y", "B": "z", "C": "x", "D": "y", "E": "z", "F": "x"}
+    unit = {"x": ["1", "0", "0"], "y": ["0", "1", "0"], "z": ["0", "0", "1"]}
+    order = "ABCDEF"
+
+    def vec(v):
+        return [text(x) for x in v]
+
+    bodies, centres = [], {}
+    for k in range(1, 6):
+        p, q = corners[order[k - 1]], corners[order[k]]
+        centre = tuple(mpf(a + b) / 2 for a, b in zip(p, q))
+        along = [i for i in range(3) if p[i] != q[i]][0]
+        inertia = [it, it, it]
+        inertia[along] = ia
+        centres[k] = centre
+        bodies.append({"name": "rod%d" % k, "mass": "1", "inertia": inertia, "position": vec(centre)})
+
+    def offset(k, corner):  # a corner in rod k's frame (parallel to the ground frame)
+        return vec(tuple(mpf(c) - x for c, x in zip(corners[corner], centres[k])))
+
+    joints = []
+    for j, corner in enumerate(order):  # joint j joins rod j (or the ground) to rod j+1 (or the ground)
+        b1 = "ground" if j == 0 else "rod%d" % j
+        b2 = "ground" if j == 5 else "rod%d" % (j + 1)
+        p1 = vec(corners[corner]) if j == 0 else offset(j, corner)
+        p2 = vec(corners[corner]) if j == 5 else offset(j + 1, corner)
+        joints.append({"name": corner, "type": "revolute", "body1": b1, "point1": p1, "body2": b2, "point2": p2,
+                       "axis1": unit[axes[corner]], "axis2": unit[axes[corner]]})
+    model = {
+        "kind": "spatial",
+        "name": "A04 Bricard's mechanism",
+        "description": "five rods in a loop of six revolute joints: Gruebler counts 0 degrees of freedom, it moves "
+                       "with 1 (one constraint row is redundant, and none in particular); from rest under gravity; "
+                       "IFToMM benchmark A04",
+        "sources": [
+            "IFToMM library of computational benchmark problems, A04 (Gonzalez, Dopico, Lugris, Cuadrado, "
+            "Multibody System Dynamics 16 (2006) 179-190; lim.ii.udc.es/mbsbenchmark, A04_specification): five "
+            "rods of 1 m and 1 kg, gravity 9.81 N/kg in -y, 10 s; reference quantity: the trajectory of P3 and "
+            "the energy",
+            "the geometry (joints at (0,0,0), (1,0,0), (1,-1,0), (1,-1,1), (0,-1,1), (0,0,1) with axes y, z, x, "
+            "y, z, x), the square section of 0.1 m and the start from rest as the benchmark's reproductions give "
+            "them (the OpenSim MBS benchmarks, updated to the IFToMM requirements in 2015; Exudyn's "
+            "bricardMechanism.py): the specification's text itself was not available here",
+            "inertia of a uniform bar: m(b^2 + c^2)/12 about each axis; P3 is the joint C, the end of rod2 at "
+            "(0, -0.5, 0) in rod2's frame",
+        ],
+        "gravity": ["0", "-9.81", "0"],
+        "bodies": bodies,
+        "joints": joints,
+        "t_end": "10",
+    }
+    write("a04_bricard.json", model)
+
+
+def flyball_governor():
+    """A05: the stiff flyball governor. A shaft turning freely about z on the
+    ground, a slider on it (prismatic, turning with it), two rods hinged at
+    the shaft's top at (+-0.05, 0, 1), each carrying a point mass of 5 kg at
+    its tip, and two spring-dampers from the slider's faces to the rods'
+    midpoints. Starts at s = 0.5 m with the rods 30 degrees below the
+    horizontal (the springs at rest length), the whole turning rigidly at
+    2 pi rad/s about z; gravity 9.81 in -z; 10 s.
+
+    Each rod and its tip mass are one body (rigidly joined, they move as
+    one): mass 5.3 kg, centre of mass d = (0.3*0.5 + 5*1)/5.3 = 103/106 m
+    from the hinge along the rod, which is the body's x-axis.
+    """
+    rho = mpf(3000)
+    m_bar = rho * mpf("0.01") * mpf("0.01") * 1  # 0.3 kg
+    m_tip = mpf(5)
+    d = (m_bar * mpf("0.5") + m_tip * 1) / (m_bar + m_tip)
+    bar_axial = m_bar * (mpf("0.01") ** 2 * 2) / 12
+    bar_transverse = m_bar * (1 + mpf("0.01") ** 2) / 12
+    rod_transverse = bar_transverse + m_bar * (mpf("0.5") - d) ** 2 + m_tip * (1 - d) ** 2
+    cube = mpf(3) * (mpf("0.1") ** 2 * 2) / 12
+    alpha = mp.pi / 6
+    omega = 2 * mp.pi
+
+    def vec(v):
+        return [text(x) for x in v]
+
+    def spin(r):  # the velocity of a point r turning at omega about z
+        return (-omega * r[1], omega * r[0], mpf(0))
+
+    bodies = [
+        {"name": "shaft", "mass": text(m_bar), "inertia": vec((bar_transverse, bar_transverse, bar_axial)),
+         "position": ["0", "0", "0.5"], "angular_velocity": ["0", "0", text(omega)]},
+        {"name": "slider", "mass": "3", "inertia": vec((cube, cube, cube)), "position": ["0", "0", "0.5"],
+         "angular_velocity": ["0", "0", text(omega)]},
+    ]
+    joints = [
+        {"name": "bearing", "type": "revolute", "body1": "ground", "point1": ["0", "0", "0"], "body2": "shaft",
+         "point2": ["0", "0", "-0.5"], "axis1": ["0", "0", "1"], "axis2": ["0", "0", "1"]},
+        {"name": "sleeve", "type": "prismatic", "body1": "shaft", "point1": ["0", "0", "0"], "body2": "slider",
+         "point2": ["0", "0", "0"], "axis1": ["0", "0", "1"]},
+    ]
+    forces = []
+    for name, side, degrees in (("rod1", 1, 30), ("rod2", -1, 150)):
+        hinge = (side * mpf("0.05"), mpf(0), mpf(1))
+        along = (side * cos(alpha), mpf(0), -sin(alpha))
+        centre = tuple(h + d * a for h, a in zip(hinge, along))
+        bodies.append({"name": name, "mass": text(m_bar + m_tip),
+                       "inertia": vec((bar_axial, rod_transverse, rod_transverse)), "position": vec(centre),
+                       "orientation": {"axis": ["0", "1", "0"], "degrees": str(degrees)},
+                       "velocity": vec(spin(centre)), "angular_velocity": ["0", "0", text(omega)]})
+        joints.append({"name": "hinge " + name, "type": "revolute", "body1": "shaft",
+                       "point1": [text(side * mpf("0.05")), "0", "0.5"], "body2": name, "point2": vec((-d, 0, 0)),
+                       "axis1": ["0", "1", "0"], "axis2": ["0", "1", "0"]})
+        forces.append({"name": "strut " + name, "type": "spring-damper", "body1": "slider",
+                       "point1": [text(side * mpf("0.05")), "0", "0"], "body2": name,
+                       "point2": vec((mpf("0.5") - d, 0, 0)), "stiffness": "8e5", "damping": "4e4", "length": "0.5"})
+    model = {
+        "kind": "spatial",
+        "name": "A05 stiff flyball governor",
+        "description": "a shaft turning freely about z, a slider on it and two rods with tip masses held by stiff "
+                       "spring-dampers; started turning at 2 pi rad/s; IFToMM benchmark A05",
+        "sources": [
+            "IFToMM library of computational benchmark problems, A05 (Gonzalez, Dopico, Lugris, Cuadrado, "
+            "Multibody System Dynamics 16 (2006) 179-190; lim.ii.udc.es/mbsbenchmark, A05_specification): shaft "
+            "and rods 1 x 0.01 x 0.01 m, slider a 0.1 m cube, density 3000 kg/m^3, point masses of 5 kg, "
+            "spring-dampers K = 8e5 N/m, C = 4e4 Ns/m, rest length 0.5 m, s = 0.5 m, alpha = 30 deg, 2 pi rad/s, "
+            "gravity 9.81 in -z, 10 s; reference quantity: the slider's height s",
+            "the layout (hinges at (+-0.05, 0, 1) on the shaft's top, the masses at the rods' tips, the "
+            "spring-dampers from the slider's faces (+-0.05, 0, 0) to the rods' midpoints, the shaft free after "
+            "the start) as the benchmark's reproductions give it (the OpenSim MBS benchmarks, updated to the "
+            "IFToMM requirements in 2015; Exudyn's stiffFlyballGovernorKT.py): the specification's text itself "
+            "was not available here",
+            "each rod and its tip mass are one body: mass 5.3 kg, centre 103/106 m from the hinge; inertias of "
+            "uniform boxes, m(b^2 + c^2)/12, moved to that centre by Steiner's rule; every body's velocity the "
+            "rigid rotation at 2 pi rad/s about z; computed by models/benchmarks/generate.py at 60 digits",
+        ],
+        "gravity": ["0", "0", "-9.81"],
+        "bodies": bodies,
+        "joints": joints,
+        "forces": forces,
+        "t_end": "10",
+    }
+    write("a05_flyball_governor.json", model)
+
+
 # Hairer & Wanner (1996), sec. VII.7, and the IVP test set's andrews: as printed.
 PARAMS = {
     "m1": "0.04325", "m2": "0.00365", "m3": "0.02373", "m4": "0.00706", "m5": "0.07050", "m6": "0.00706",
@@ -256,4 +409,6 @@ if __name__ == "__main__":
     n_four_bar(40)
     n_four_bar(2)  # the tests' short runs
     andrews_squeezer()
+    bricard()
+    flyball_governor()
     sys.exit(0)

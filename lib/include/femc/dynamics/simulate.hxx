@@ -179,9 +179,26 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
         ++next_record;
       }
     };
+    int refusals = 0;
     while (record_time(next_record) <= t_last) {
       if (traj.steps >= opt.max_steps) throw ModelStop("step limit reached");
-      const auto [t0, t1] = stepper.do_step(rhs);
+      // A trial stage that the solve refuses (an overflow far from the
+      // solution, after a step too long for a stiff force: IFToMM A05's
+      // first step of dt) is a rejected step: it is retried from the same
+      // state, ten times shorter. The error estimate cannot do this, as an
+      // overflowed stage has no error to estimate.
+      const State x_before = stepper.current_state();
+      const S t_before = stepper.current_time(), h_before = stepper.current_time_step();
+      std::pair<S, S> interval;
+      try {
+        interval = stepper.do_step(rhs);
+      } catch (const MethodError&) {
+        if (++refusals > 20) throw;
+        stepper.initialize(x_before, t_before, S(h_before / S(10)));
+        continue;
+      }
+      refusals = 0;
+      const auto [t0, t1] = interval;
       ++traj.steps;
       State x1 = stepper.current_state();
       State x0(x1.size());
