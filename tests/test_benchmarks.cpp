@@ -4,12 +4,15 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <iomanip>
 #include <map>
 #include <sstream>
 
 #include "femc/dynamics/mechanism.hpp"
 #include "femc/dynamics/simulate.hpp"
 #include "femc/io/json_model.hpp"
+#include "femc/io/model_file.hpp"
+#include "femc/models/spatial.hpp"
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/solve.hpp"
@@ -141,8 +144,7 @@ TEST(Benchmarks, A03_RunAgreesWithTheReferences) {
 
 template <class S>
 dynamics::Trajectory<S> run_file(const std::string& file, const dynamics::SimulationOptions<S>& opt) {
-  const PlanarModelText text = read_planar_model_text(test::slurp(kBench + file));
-  auto b = dynamics::make_mechanism_model<S>(ModelText(text));
+  auto b = dynamics::make_mechanism_model<S>(read_model_text(test::slurp(kBench + file)));
   return dynamics::simulate(*b.model, b.q0, b.qd0, opt);
 }
 
@@ -215,6 +217,93 @@ TEST(Benchmarks, A02_PassesTheFlatConfigurationOnTheParallelogramBranch) {
   EXPECT_LT(th0, S("-0.4")) << "crank 0 is past the flat position";
   EXPECT_LE(abs(th1 - th0) + abs(th2 - th0), S("1e-18")) << th0 << " " << th1 << " " << th2;
   EXPECT_LE(traj.max_abs_balance, S("1e-18"));
+}
+
+// ---------------------------------------------------------------------------
+// A04, Bricard's mechanism: 5 bodies, 35 coordinates, 35 constraint rows
+// (5 unit norms, 6 revolute joints of 5 rows). Grübler counts 0 degrees of
+// freedom; it moves with 1, because one row is redundant.
+
+// At the assembled start at 256 bits, 34 singular values of A are O(1) and
+// the 35th is zero to the assembly's residual (|φ| ≤ 64u ≈ 5·10⁻⁷⁶, so
+// σ₃₅ ≲ ‖∂A/∂q‖·|φ|/σ₃₄ ≈ 10⁻⁷⁴): held below 10⁻⁷⁰. femc's solve decides
+// rank 34, and its q̈ meets every row, the redundant one too.
+TEST(Benchmarks, A04_OneOfTheThirtyFiveRowsIsRedundant) {
+  MpfrPrecision bits(256);
+  using S = mpfr_real;
+  const auto text = std::get<SpatialModelText>(read_model_text(test::slurp(kBench + "a04_bricard.json")));
+  const auto model = to_spatial_model<S>(text);
+  Vector<S> q, qd;
+  dynamics::assembled_initial_state(model, text, q, qd);
+  const System<S> sys = models::system_at(model, q, qd);
+  ASSERT_EQ(sys.A.rows(), 35);
+  ASSERT_EQ(sys.A.cols(), 35);
+  Eigen::JacobiSVD<Matrix<S>> svd(sys.A);
+  const Vector<S>& sv = svd.singularValues();
+  std::cout << "A04 at the start: sigma_34 " << static_cast<double>(sv(33)) << ", sigma_35 "
+            << static_cast<double>(sv(34)) << "\n";
+  EXPECT_GT(sv(33), S("0.01"));
+  EXPECT_LT(sv(34), S("1e-70"));
+  const Solution<S> sol = solve(sys);
+  EXPECT_EQ(sol.diagnostics.rank.rank, 34);
+  EXPECT_LT(Vector<S>(sys.A * sol.qdd - sys.b).cwiseAbs().maxCoeff(), S("1e-70"));
+  EXPECT_GT(sol.qdd.cwiseAbs().maxCoeff(), S("0.1")) << "gravity moves it from rest";
+}
+
+// A04 over the benchmark's 10 s (two periods of P3): the double run
+// (Dopri5, 10⁻¹²) follows the committed float128 reference (Bulirsch–Stoer
+// at 10⁻²⁴) within 1000·tol in P3 (a global error over 10 s; measured slack
+// printed), the rank stays 34 of 35 all along, and the reference's energy
+// is constant to 10⁴·tol·|E| = 2.9·10⁻¹⁹ J (Bulirsch–Stoer's local
+// tolerance over its ~1150 steps, with |E| = 29.43 J; measured 7.8·10⁻²⁰).
+TEST(Benchmarks, A04_RunAgreesWithTheFloat128Reference) {
+  dynamics::SimulationOptions<double> od;
+  od.t_end = 10;
+  od.dt = 0.1;
+  od.abs_tol = od.rel_tol = 1e-12;
+  const auto d = run_file<double>("a04_bricard.json", od);
+  ASSERT_TRUE(d.completed) << d.stop_reason;
+  const Table ref = read_csv(kBench + "reference/a04_bricard_float128.csv");
+  ASSERT_EQ(d.records.size(), ref.rows.size());
+  const models::SpatialModel<double> any;
+  MpfrPrecision bits(128);  // the reference's energies, printed to 30 digits, differ below double's resolution
+  auto energy = [&](std::size_t r) { return ScalarTraits<mpfr_real>::parse(ref.rows[r][ref.column("energy")]); };
+  double worst = 0, energy_drift = 0;
+  for (std::size_t r = 0; r < ref.rows.size(); ++r) {
+    const auto p3 = models::point_position<double>(any, d.records[r].q, 1, models::Vec3<double>(0, -0.5, 0));
+    for (Index i = 0; i < 3; ++i)
+      worst = std::max(worst, std::abs(p3(i) - std::stod(ref.rows[r][ref.column(std::string(1, "xyz"[i]) + "_P3")])));
+    energy_drift = std::max(energy_drift, static_cast<double>(abs(mpfr_real(energy(r) - energy(0)))));
+    EXPECT_EQ(d.records[r].extras[0], 34.0) << "t = " << d.records[r].t;
+  }
+  std::cout << "A04: double against the float128 reference over 10 s, worst |dP3| " << worst
+            << " (bound 1e-9); the reference's energy drift " << energy_drift << "\n";
+  EXPECT_LE(worst, 1000 * od.rel_tol);
+  EXPECT_LE(energy_drift, 1e4 * 1e-24 * 29.43);
+  EXPECT_NEAR(std::stod(ref.rows[25][ref.column("x_P3")]), -1.0, 1e-3) << "P3 at x = -1 after half a period";
+}
+
+// ---------------------------------------------------------------------------
+// A05, the stiff flyball governor. At the benchmark's output step (0.1 s)
+// Dopri5's first trial step overflows double (the spring-dampers' forces
+// grow without bound over so long a step); simulate() retries such a step
+// ten times shorter, and the run goes on. s(0.1) then agrees with the
+// committed float128 reference (Bulirsch–Stoer at 10⁻²⁴) within 100·tol.
+TEST(Benchmarks, A05_AnOverflowingFirstStepIsRetried) {
+  dynamics::SimulationOptions<double> od;
+  od.t_end = 0.1;
+  od.dt = 0.1;
+  od.abs_tol = od.rel_tol = 1e-10;
+  const auto d = run_file<double>("a05_flyball_governor.json", od);
+  ASSERT_TRUE(d.completed) << d.stop_reason;
+  ASSERT_EQ(d.records.size(), 2u);
+  const Table ref = read_csv(kBench + "reference/a05_flyball_governor_float128.csv");
+  const double s_ref = std::stod(ref.rows[1][ref.column("s")]);
+  ASSERT_EQ(std::stod(ref.rows[1][ref.column("t")]), 0.1);
+  const double s = d.records[1].q(9);  // z of the slider, the second body
+  std::cout << std::setprecision(17) << "A05: s(0.1) at double " << s << ", float128 reference " << s_ref << "\n";
+  EXPECT_LE(std::abs(s - s_ref), 100 * od.rel_tol);
+  EXPECT_GT(s - 0.5, 0.01) << "the slider has risen";
 }
 
 }  // namespace

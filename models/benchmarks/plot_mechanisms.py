@@ -4,7 +4,8 @@
 Usage: plot_mechanisms.py OUT_DIR
 
 For each benchmark, one PNG of four panels over time: the benchmark's
-reference quantity (A01: P1; A02: B0; A03: the crank angle beta), the energy
+reference quantity (A01: P1; A02: B0; A03: the crank angle beta; A04: P3;
+A05: the slider's height s), the energy
 balance |E - E(0) - W|, the rank of A, and the constraint violation |phi|.
 OUT_DIR/README.md tabulates every run (span, steps, force evaluations, wall
 time, balance, violation, rank) and states what the data show; every number
@@ -26,8 +27,11 @@ BENCHMARKS = [
     ("a02_n2", "A02 N-four-bar, N = 2", "B0"),
     ("a02_n40", "A02 N-four-bar, N = 40", "B0"),
     ("a03", "A03 Andrews' squeezer", "beta"),
+    ("a04", "A04 Bricard's mechanism", "P3"),
+    ("a05", "A05 flyball governor", "s"),
 ]
 IVP_Y003 = {"beta": 15.81077119629904}  # the IVP test set's published beta(0.03)
+A05_S05 = 0.743  # s(0.5) of A05's reference curve, read off the OpenSim MBS benchmarks' figure
 
 
 def load(out, run):
@@ -40,8 +44,27 @@ def load(out, run):
     return rows, summary, ms
 
 
+def rotate(p, v):
+    """R(p) v for Euler parameters p = (p0, p1, p2, p3) (models/spatial.hpp)."""
+    p0, e = p[0], p[1:]
+    ev = sum(a * b for a, b in zip(e, v))
+    cross = (e[1] * v[2] - e[2] * v[1], e[2] * v[0] - e[0] * v[2], e[0] * v[1] - e[1] * v[0])
+    return tuple((p0 * p0 - sum(a * a for a in e)) * v[k] + 2 * ev * e[k] + 2 * p0 * cross[k] for k in range(3))
+
+
+def body_point(row, body, offset):
+    """A point of a spatial body (its offset from the centre of mass in the body frame) in the ground frame."""
+    r = [float(row[c + "_" + body]) for c in "xyz"]
+    p = [float(row["p%d_%s" % (k, body)]) for k in range(4)]
+    return tuple(a + b for a, b in zip(r, rotate(p, offset)))
+
+
 def reference(bench, row):
-    """The benchmark's reference quantity at a record: (x, y) or (angle,)."""
+    """The benchmark's reference quantity at a record: (x, y), (x, y, z) or (value,)."""
+    if bench == "a04":
+        return body_point(row, "rod2", (0.0, -0.5, 0.0))  # P3, the joint C
+    if bench == "a05":
+        return (float(row["z_slider"]),)
     if bench == "a01":
         return float(row["x_P1"]), float(row["y_P1"])
     if bench.startswith("a02"):
@@ -81,8 +104,8 @@ def main(out):
             t = [float(r["t"]) for r in rows]
             ref = [reference(bench, r) for r in rows]
             label = run.split(".", 1)[1]
-            for k, name in enumerate(["x", "y"] if len(ref[0]) == 2 else [point]):
-                ax[0].plot(t, [p[k] for p in ref], label=f"{point} {name} ({label})" if len(ref[0]) == 2
+            for k, name in enumerate("xyz"[:len(ref[0])] if len(ref[0]) > 1 else [point]):
+                ax[0].plot(t, [p[k] for p in ref], label=f"{point} {name} ({label})" if len(ref[0]) > 1
                            else f"{point} ({label})", lw=1)
             ax[1].semilogy(t, [max(abs(float(r["balance"])), 1e-40) for r in rows], label=label, lw=1)
             ax[2].plot(t, [int(r["rank_A"]) for r in rows], label=label, lw=1)
@@ -98,6 +121,10 @@ def main(out):
                 spread = crank_spread(rows)
                 branch = "stays on the parallelogram branch" if spread < 1e-6 else "leaves the parallelogram branch"
                 notes.append(f"- {run}: max over the run of max_i |θᵢ − θ₀| = {spread:.1e}: it {branch}.")
+            if bench == "a05":
+                half = min(range(len(t)), key=lambda i: abs(t[i] - 0.5))
+                notes.append(f"- {run}: s({t[half]:g}) = {ref[half][0]:.6f} m; the benchmark's reference curve, as "
+                             f"its reproductions plot it, has {A05_S05} m there (read off a figure, ±0.003).")
             if bench == "a03" and abs(t[-1] - 0.03) < 1e-9:
                 beta = ref[-1][0]
                 notes.append(f"- {run}: β(0.03) = {beta:.15g}; the IVP test set publishes {IVP_Y003['beta']!r} "

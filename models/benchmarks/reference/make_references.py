@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Writes the reference solutions of models/benchmarks/reference/ with femc
-itself: each benchmark integrated at 128 bits by Bulirsch-Stoer extrapolation
-at tolerance 1e-30 (femc simulate --stepper bulirsch-stoer), the benchmark's
-own quantities taken from the body coordinates, printed to 32 digits.
+itself: each benchmark integrated by Bulirsch-Stoer extrapolation (femc
+simulate --stepper bulirsch-stoer) near the unit roundoff, the benchmark's
+own quantities taken from the body coordinates:
+  A03 at 128 bits, tolerance 1e-30, printed to 32 digits;
+  A04 and A05 at float128 (u = 9.6e-35), tolerance 1e-24, printed to 30
+  digits (MPFR at 128 bits costs 3.5 times as much per evaluation; A04's
+  10 s take 13 minutes at float128; A05 is stiff: its first 0.1 s take 9).
 
-Run: python3 models/benchmarks/reference/make_references.py build/release/cli/femc
-(a few minutes; models/benchmarks/README.md says how the digits were checked).
+Run: python3 models/benchmarks/reference/make_references.py build/release/cli/femc [a03 a04 a05]
+(models/benchmarks/README.md says how the digits were checked).
 """
 import csv
 import io
@@ -20,9 +24,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
 
 
-def simulate(femc, model, dt, precision="128", tol="1e-30"):
+def simulate(femc, model, dt, precision="128", tol="1e-30", t_end=None):
+    extra = ["--t-end", t_end] if t_end else []
     out = subprocess.run([femc, "simulate", os.path.join(BENCH, model), "--precision", precision,
-                          "--stepper", "bulirsch-stoer", "--tol", tol, "--dt", dt],
+                          "--stepper", "bulirsch-stoer", "--tol", tol, "--dt", dt] + extra,
                          check=True, capture_output=True, text=True).stdout
     table = out[:out.index("\n{")] if "\n{" in out else out
     return list(csv.DictReader(io.StringIO(table)))
@@ -48,7 +53,41 @@ def a03(femc):
     print("wrote", os.path.relpath(path))
 
 
+def rotate(p, v):
+    """R(p) v for Euler parameters p = (p0, p1, p2, p3) (lib/include/femc/models/spatial.hpp)."""
+    p0, e = p[0], p[1:]
+    ev = sum(a * b for a, b in zip(e, v))
+    cross = (e[1] * v[2] - e[2] * v[1], e[2] * v[0] - e[0] * v[2], e[0] * v[1] - e[1] * v[0])
+    return [(p0 * p0 - sum(a * a for a in e)) * v[k] + 2 * ev * e[k] + 2 * p0 * cross[k] for k in range(3)]
+
+
+def a04(femc):
+    """P3 (the joint C, (0, -0.5, 0) in rod2's frame) and the energy, every 0.1 s over 10 s."""
+    rows = simulate(femc, "a04_bricard.json", "0.1", precision="float128", tol="1e-24")
+    path = os.path.join(HERE, "a04_bricard_float128.csv")
+    with open(path, "w") as f:
+        f.write("t,x_P3,y_P3,z_P3,energy\n")
+        for r in rows:
+            centre = [mpf(r[c + "_rod2"]) for c in "xyz"]
+            p = [mpf(r["p%d_rod2" % k]) for k in range(4)]
+            p3 = [a + b for a, b in zip(centre, rotate(p, [0, mpf("-0.5"), 0]))]
+            f.write(mp.nstr(mpf(r["t"]), 6) + "," + ",".join(mp.nstr(v, 30) for v in p3 + [mpf(r["energy"])]) + "\n")
+    print("wrote", os.path.relpath(path))
+
+
+def a05(femc):
+    """The slider's height s at 0 and 0.1 s (a stiff problem: the first 0.1 s take 9 minutes)."""
+    rows = simulate(femc, "a05_flyball_governor.json", "0.1", precision="float128", tol="1e-24", t_end="0.1")
+    path = os.path.join(HERE, "a05_flyball_governor_float128.csv")
+    with open(path, "w") as f:
+        f.write("t,s\n")
+        for r in rows:
+            f.write(mp.nstr(mpf(r["t"]), 6) + "," + mp.nstr(mpf(r["z_slider"]), 30) + "\n")
+    print("wrote", os.path.relpath(path))
+
+
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: make_references.py PATH/TO/femc")
-    a03(sys.argv[1])
+    if len(sys.argv) < 2:
+        sys.exit("usage: make_references.py PATH/TO/femc [a03 a04 a05]")
+    for name in sys.argv[2:] or ["a03", "a04", "a05"]:
+        {"a03": a03, "a04": a04, "a05": a05}[name](sys.argv[1])

@@ -5,6 +5,7 @@
 #include <boost/numeric/odeint.hpp>
 
 #include "femc/dynamics/simulate.hpp"
+#include "femc/errors.hpp"
 
 namespace femc::dynamics {
 
@@ -189,11 +190,20 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
       // overflowed stage has no error to estimate.
       const State x_before = stepper.current_state();
       const S t_before = stepper.current_time(), h_before = stepper.current_time_step();
+      // (The system of such a stage may not even be built: a force that
+      // overflowed to infinity is refused as an entry that is not finite.)
       std::pair<S, S> interval;
+      bool refused = false;
       try {
         interval = stepper.do_step(rhs);
       } catch (const MethodError&) {
         if (++refusals > 20) throw;
+        refused = true;
+      } catch (const InputError&) {
+        if (++refusals > 20) throw;
+        refused = true;
+      }
+      if (refused) {
         stepper.initialize(x_before, t_before, S(h_before / S(10)));
         continue;
       }
@@ -277,6 +287,10 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
     // The solve refused a state (e.g. an overflow at the working precision):
     // the run ends there, its records kept, the reason stated.
     traj.stop_reason = std::string("solve: ") + e.what();
+  } catch (const InputError& e) {
+    // The system of a state could not be built (a force not finite, a
+    // spring of zero length): the same.
+    traj.stop_reason = std::string("system: ") + e.what();
   }
   if (!traj.completed)
     traj.events.push_back({traj.records.empty() ? S(0) : traj.records.back().t, traj.stop_reason});
