@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "femc/dynamics/mechanism.hpp"
+#include "femc/dynamics/simulate.hpp"
 #include "femc/io/json_model.hpp"
 #include "femc/io/model_file.hpp"
 #include "femc/scalar/builtin.hpp"
@@ -279,6 +280,23 @@ TEST(ModelFile, SpatialSimulateBalancesTheDampersWork) {
   };
   EXPECT_LT(column("work_nonideal"), -0.01) << "the damper takes energy out";
   EXPECT_LT(std::abs(column("balance")), 1e-20);
+}
+
+// A state whose system cannot be built (here a spring of zero length: its
+// force has no direction) ends a run with the reason and the records kept,
+// as a refused solve does; it is neither a crash nor a bad input file.
+TEST(ModelFile, AStateWhoseSystemCannotBeBuiltEndsTheRun) {
+  const std::string doc = R"({"kind": "planar", "name": "coincident",
+    "bodies": [{"name": "m", "mass": "1", "inertia": "1", "position": ["0", "0"]}],
+    "forces": [{"name": "s", "type": "spring", "body1": "ground", "point1": ["0", "0"], "body2": "m",
+                "stiffness": "1", "length": "1"}]})";
+  auto b = dynamics::make_mechanism_model<double>(read_model_text(doc));
+  dynamics::SimulationOptions<double> opt;
+  opt.t_end = 1;
+  opt.dt = 0.1;
+  const auto traj = dynamics::simulate(*b.model, b.q0, b.qd0, opt);
+  EXPECT_FALSE(traj.completed);
+  EXPECT_EQ(traj.stop_reason, "system: forces[0] (s): the spring's points coincide: no direction");
 }
 
 }  // namespace
