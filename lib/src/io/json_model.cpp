@@ -14,6 +14,7 @@ using json_text::json;
 using json_text::kind_name;
 using PJ = models::PlanarJointType;
 using PF = models::PlanarForceType;
+static_assert(models::kGround == -1, "json_text::BodyNames gives the ground as -1");
 using json_text::array_of;
 using json_text::check_keys;
 using json_text::item;
@@ -59,23 +60,15 @@ ModelStateText read_model_state_text(std::string_view document) {
 
 PlanarModelText read_planar_model_text(std::string_view document) {
   const json root = json_text::parse(document);
-  check_keys(root, "model",
-             {"kind", "name", "description", "sources", "gravity", "bodies", "joints", "forces", "t_end"});
-  if (!root.contains("kind")) throw InputError("kind", "missing (\"planar\")");
-  const std::string kind = text_of(root["kind"], "kind");
-  if (kind != "planar") throw InputError("kind", "'" + kind.substr(0, 40) + "' is not a kind of model femc reads (planar)");
+  const json_text::ModelHeader header = json_text::read_model_header(root, "planar");
   PlanarModelText t;
-  if (root.contains("name")) t.name = text_of(root["name"], "name");
-  if (root.contains("description")) t.description = text_of(root["description"], "description");
-  if (root.contains("sources")) {
-    const json& s = root["sources"];
-    if (!s.is_array()) throw InputError("sources", std::string("expected an array of strings, got ") + kind_name(s));
-    for (std::size_t i = 0; i < s.size(); ++i) t.sources.push_back(text_of(s[i], "sources[" + std::to_string(i) + "]"));
-  }
+  t.name = header.name;
+  t.description = header.description;
+  t.sources = header.sources;
+  t.t_end = header.t_end;
   t.gravity = pair_of(root, "gravity", "model", false);
-  if (root.contains("t_end")) t.t_end = json_text::entry_text(root["t_end"], "t_end");
 
-  std::map<std::string, int> index{{"ground", models::kGround}};
+  json_text::BodyNames names;
   const json& bodies = array_of(root, "bodies");
   if (bodies.empty()) throw InputError("bodies", "a model needs at least one body");
   for (std::size_t i = 0; i < bodies.size(); ++i) {
@@ -83,11 +76,7 @@ PlanarModelText read_planar_model_text(std::string_view document) {
     const std::string f = item("bodies", i, b);
     check_keys(b, f, {"name", "mass", "inertia", "position", "angle", "velocity", "angular_velocity"});
     PlanarModelText::Body body;
-    if (!b.contains("name")) throw InputError(f + ".name", "missing");
-    body.name = text_of(b["name"], f + ".name");
-    if (body.name.empty()) throw InputError(f + ".name", "empty");
-    if (!index.emplace(body.name, int(i)).second)
-      throw InputError(f + ".name", body.name == "ground" ? "'ground' names the fixed frame" : "'" + body.name + "' names two bodies");
+    body.name = names.add(b, f, int(i));
     body.mass = number_of(b, "mass", f, nullptr);
     body.inertia = number_of(b, "inertia", f, nullptr);
     body.position = pair_of(b, "position", f, true);
@@ -97,14 +86,7 @@ PlanarModelText read_planar_model_text(std::string_view document) {
     t.bodies.push_back(body);
   }
   auto body_of = [&](const json& obj, const std::string& key, const std::string& f, bool required) {
-    if (!obj.contains(key)) {
-      if (required) throw InputError(f + "." + key, "missing");
-      return models::kGround;
-    }
-    const std::string name = text_of(obj[key], f + "." + key);
-    const auto it = index.find(name);
-    if (it == index.end()) throw InputError(f + "." + key, "'" + name.substr(0, 40) + "' is not a body (nor the ground)");
-    return it->second;
+    return names.find(obj, key, f, required);
   };
 
   const json& joints = array_of(root, "joints");

@@ -48,22 +48,15 @@ OrientationText orientation_of(const json& obj, const std::string& key, const st
 
 SpatialModelText read_spatial_model_text(std::string_view document) {
   const json root = json_text::parse(document);
-  check_keys(root, "model",
-             {"kind", "name", "description", "sources", "gravity", "bodies", "joints", "forces", "t_end"});
-  if (!root.contains("kind") || text_of(root["kind"], "kind") != "spatial")
-    throw InputError("kind", "expected \"spatial\"");
+  const json_text::ModelHeader header = json_text::read_model_header(root, "spatial");
   SpatialModelText t;
-  if (root.contains("name")) t.name = text_of(root["name"], "name");
-  if (root.contains("description")) t.description = text_of(root["description"], "description");
-  if (root.contains("sources")) {
-    const json& s = root["sources"];
-    if (!s.is_array()) throw InputError("sources", std::string("expected an array of strings, got ") + kind_name(s));
-    for (std::size_t i = 0; i < s.size(); ++i) t.sources.push_back(text_of(s[i], "sources[" + std::to_string(i) + "]"));
-  }
+  t.name = header.name;
+  t.description = header.description;
+  t.sources = header.sources;
+  t.t_end = header.t_end;
   t.gravity = triple(root, "gravity", "model", false);
-  if (root.contains("t_end")) t.t_end = json_text::entry_text(root["t_end"], "t_end");
 
-  std::map<std::string, int> index{{"ground", models::kGround}};
+  json_text::BodyNames names;
   const json& bodies = array_of(root, "bodies");
   if (bodies.empty()) throw InputError("bodies", "a model needs at least one body");
   for (std::size_t i = 0; i < bodies.size(); ++i) {
@@ -71,11 +64,7 @@ SpatialModelText read_spatial_model_text(std::string_view document) {
     const std::string f = item("bodies", i, b);
     check_keys(b, f, {"name", "mass", "inertia", "position", "orientation", "velocity", "angular_velocity"});
     SpatialModelText::Body body;
-    if (!b.contains("name")) throw InputError(f + ".name", "missing");
-    body.name = text_of(b["name"], f + ".name");
-    if (body.name.empty()) throw InputError(f + ".name", "empty");
-    if (!index.emplace(body.name, int(i)).second)
-      throw InputError(f + ".name", body.name == "ground" ? "'ground' names the fixed frame" : "'" + body.name + "' names two bodies");
+    body.name = names.add(b, f, int(i));
     body.mass = number_of(b, "mass", f, nullptr);
     if (!b.contains("inertia")) throw InputError(f + ".inertia", "missing");
     const std::size_t entries = b["inertia"].is_array() && !json_text::is_number(b["inertia"]) ? b["inertia"].size() : 0;
@@ -87,11 +76,7 @@ SpatialModelText read_spatial_model_text(std::string_view document) {
     t.bodies.push_back(body);
   }
   auto body_of = [&](const json& obj, const std::string& key, const std::string& f) {
-    if (!obj.contains(key)) throw InputError(f + "." + key, "missing");
-    const std::string name = text_of(obj[key], f + "." + key);
-    const auto it = index.find(name);
-    if (it == index.end()) throw InputError(f + "." + key, "'" + name.substr(0, 40) + "' is not a body (nor the ground)");
-    return it->second;
+    return names.find(obj, key, f, true);
   };
 
   static const std::map<std::string, SJ> joint_types{

@@ -252,4 +252,42 @@ std::vector<std::string> numbers_of(const json& obj, const std::string& key, con
   return out;
 }
 
+ModelHeader read_model_header(const json& root, const std::string& kind) {
+  check_keys(root, "model",
+             {"kind", "name", "description", "sources", "gravity", "bodies", "joints", "forces", "t_end"});
+  if (!root.contains("kind")) throw InputError("kind", "missing (\"" + kind + "\")");
+  const std::string got = text_of(root["kind"], "kind");
+  if (got != kind) throw InputError("kind", "'" + got.substr(0, 40) + "' is not a kind of model femc reads (" + kind + ")");
+  ModelHeader h;
+  if (root.contains("name")) h.name = text_of(root["name"], "name");
+  if (root.contains("description")) h.description = text_of(root["description"], "description");
+  if (root.contains("sources")) {
+    const json& s = root["sources"];
+    if (!s.is_array()) throw InputError("sources", std::string("expected an array of strings, got ") + kind_name(s));
+    for (std::size_t i = 0; i < s.size(); ++i) h.sources.push_back(text_of(s[i], "sources[" + std::to_string(i) + "]"));
+  }
+  if (root.contains("t_end")) h.t_end = entry_text(root["t_end"], "t_end");
+  return h;
+}
+
+std::string BodyNames::add(const json& body, const std::string& field, int i) {
+  if (!body.contains("name")) throw InputError(field + ".name", "missing");
+  const std::string name = text_of(body["name"], field + ".name");
+  if (name.empty()) throw InputError(field + ".name", "empty");
+  if (!index_.emplace(name, i).second)
+    throw InputError(field + ".name", name == "ground" ? "'ground' names the fixed frame" : "'" + name + "' names two bodies");
+  return name;
+}
+
+int BodyNames::find(const json& obj, const std::string& key, const std::string& field, bool required) const {
+  if (!obj.contains(key)) {
+    if (required) throw InputError(field + "." + key, "missing");
+    return -1;
+  }
+  const std::string name = text_of(obj[key], field + "." + key);
+  const auto it = index_.find(name);
+  if (it == index_.end()) throw InputError(field + "." + key, "'" + name.substr(0, 40) + "' is not a body (nor the ground)");
+  return it->second;
+}
+
 }  // namespace femc::json_text

@@ -6,6 +6,7 @@
 // precision later; nothing passes through double.
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -45,5 +46,26 @@ std::vector<std::string> numbers_of(const json& obj, const std::string& key, con
                                     std::size_t count, const std::vector<std::string>& fallback);
 std::string item(const char* list, std::size_t i, const json& obj);
 const json& array_of(const json& root, const char* key);
+
+// The top level of a model document of `kind`: its keys checked, its
+// "kind" required to be `kind`, and the fields every kind has.
+struct ModelHeader {
+  std::string name, description, t_end;  // t_end empty when absent
+  std::vector<std::string> sources;
+};
+ModelHeader read_model_header(const json& root, const std::string& kind);
+
+// The bodies' names, "ground" the fixed frame (-1), each body once.
+class BodyNames {
+ public:
+  // Reads bodies[i]'s name (field: "bodies[i] (name)"), required, new and
+  // not "ground"; its index is i.
+  std::string add(const json& body, const std::string& field, int i);
+  // obj[key] as a body's index or -1 for the ground; absent: -1 unless required.
+  int find(const json& obj, const std::string& key, const std::string& field, bool required) const;
+
+ private:
+  std::map<std::string, int> index_{{"ground", -1}};
+};
 
 }  // namespace femc::json_text

@@ -29,11 +29,10 @@
 #include <vector>
 
 #include "femc/linalg.hpp"
+#include "femc/models/model_fields.hpp"
 #include "femc/system.hpp"
 
 namespace femc::models {
-
-inline constexpr int kGround = -1;
 
 template <class S>
 using Vec2 = Eigen::Matrix<S, 2, 1>;

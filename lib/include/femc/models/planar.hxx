@@ -59,20 +59,7 @@ void add_angle(Matrix<S>& A, Index row, int body, const S& coefficient) {
   if (body != kGround) A(row, 3 * Index(body) + 2) += coefficient;
 }
 
-inline std::string joint_field(std::size_t i, const std::string& name) {
-  return "joints[" + std::to_string(i) + "]" + (name.empty() ? "" : " (" + name + ")");
-}
-inline std::string force_field(std::size_t i, const std::string& name) {
-  return "forces[" + std::to_string(i) + "]" + (name.empty() ? "" : " (" + name + ")");
-}
-
-// Which of φ, A, b to fill (one loop over the joints for all three).
-template <class S>
-struct ConstraintParts {
-  Vector<S>* phi = nullptr;
-  Matrix<S>* A = nullptr;
-  Vector<S>* b = nullptr;
-};
+using model_detail::ConstraintParts;
 
 template <class S>
 void evaluate_constraints(const PlanarModel<S>& model, const Vector<S>& q, const Vector<S>* qd,
@@ -165,26 +152,22 @@ Index constraint_rows(const PlanarModel<S>& model) {
 
 template <class S>
 void validate(const PlanarModel<S>& model) {
-  using planar_detail::force_field;
-  using planar_detail::joint_field;
+  using model_detail::item_field;
   if (model.bodies.empty()) throw InputError("bodies", "a model needs at least one body");
   const int nb = int(model.bodies.size());
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
     const PlanarBody<S>& b = model.bodies[i];
-    const std::string field = "bodies[" + std::to_string(i) + "]" + (b.name.empty() ? "" : " (" + b.name + ")");
+    const std::string field = item_field("bodies", i, b.name);
     if (!(b.mass > S(0))) throw InputError(field + ".mass", "must be positive, got " + format_scalar(b.mass));
     if (!(b.inertia > S(0)))
       throw InputError(field + ".inertia", "must be positive, got " + format_scalar(b.inertia));
   }
-  auto body_text = [](int b) { return b == kGround ? std::string("the ground") : "body " + std::to_string(b); };
   auto check_bodies = [&](const std::string& field, int b1, int b2) {
-    for (int b : {b1, b2})
-      if (b < kGround || b >= nb) throw InputError(field, "body " + std::to_string(b) + " does not exist");
-    if (b1 == b2) throw InputError(field, "joins " + body_text(b1) + " to itself");
+    model_detail::check_joined_bodies(field, b1, b2, nb);
   };
   for (std::size_t i = 0; i < model.joints.size(); ++i) {
     const PlanarJoint<S>& j = model.joints[i];
-    const std::string field = joint_field(i, j.name);
+    const std::string field = item_field("joints", i, j.name);
     check_bodies(field, j.body1, j.body2);
     if (j.type == PlanarJointType::Prismatic && j.axis.squaredNorm() == S(0))
       throw InputError(field + ".axis", "is zero");
@@ -193,7 +176,7 @@ void validate(const PlanarModel<S>& model) {
   }
   for (std::size_t i = 0; i < model.forces.size(); ++i) {
     const PlanarForce<S>& f = model.forces[i];
-    const std::string field = force_field(i, f.name);
+    const std::string field = item_field("forces", i, f.name);
     if (f.type == PlanarForceType::Spring) {
       check_bodies(field, f.body1, f.body2);
       if (f.stiffness < S(0)) throw InputError(field + ".stiffness", "is negative: " + format_scalar(f.stiffness));
@@ -290,7 +273,7 @@ Vector<S> applied_forces(const PlanarModel<S>& model, const Vector<S>& q) {
         using std::sqrt;
         const S l = sqrt(d.dot(d));
         if (l == S(0))
-          throw InputError(planar_detail::force_field(i, f.name), "the spring's points coincide: no direction");
+          throw InputError(model_detail::item_field("forces", i, f.name), "the spring's points coincide: no direction");
         const Vec2<S> pull = f.stiffness * (l - f.length) / l * d;  // on point 1, towards point 2
         add_at_point(f.body1, p1.Bs, pull);
         add_at_point(f.body2, p2.Bs, Vec2<S>(-pull));

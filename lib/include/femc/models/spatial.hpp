@@ -42,7 +42,7 @@
 #include <vector>
 
 #include "femc/linalg.hpp"
-#include "femc/models/planar.hpp"  // kGround
+#include "femc/models/model_fields.hpp"
 #include "femc/system.hpp"
 
 namespace femc::models {

@@ -89,13 +89,8 @@ Tracked<S> difference(const Tracked<S>& a, const Tracked<S>& b) {  // a − b
   return t;
 }
 
-// Which of φ, A, b to fill.
-template <class S>
-struct ConstraintParts {
-  Vector<S>* phi = nullptr;
-  Matrix<S>* A = nullptr;
-  Vector<S>* b = nullptr;
-};
+using model_detail::ConstraintParts;
+using model_detail::item_field;
 
 // Writes rows of the three rules, advancing `row`.
 template <class S>
@@ -217,10 +212,6 @@ void evaluate_constraints(const SpatialModel<S>& model, const Vector<S>& q, cons
   }
 }
 
-inline std::string item_field(const char* list, std::size_t i, const std::string& name) {
-  return std::string(list) + "[" + std::to_string(i) + "]" + (name.empty() ? "" : " (" + name + ")");
-}
-
 // The spring-damper's pull on point 1, towards point 2 (split as asked).
 template <class S>
 struct SpringDamperState {
@@ -276,7 +267,7 @@ Index constraint_rows(const SpatialModel<S>& model) {
 
 template <class S>
 void validate(const SpatialModel<S>& model) {
-  using spatial_detail::item_field;
+  using model_detail::item_field;
   if (model.bodies.empty()) throw InputError("bodies", "a model needs at least one body");
   const int nb = int(model.bodies.size());
   for (std::size_t i = 0; i < model.bodies.size(); ++i) {
@@ -290,11 +281,8 @@ void validate(const SpatialModel<S>& model) {
     for (Index k = 0; positive && k < 3; ++k) positive = ldlt.vectorD()(k) > S(0);
     if (!positive) throw InputError(field + ".inertia", "is not positive definite");
   }
-  auto body_text = [](int b) { return b == kGround ? std::string("the ground") : "body " + std::to_string(b); };
   auto check_bodies = [&](const std::string& field, int b1, int b2) {
-    for (int b : {b1, b2})
-      if (b < kGround || b >= nb) throw InputError(field, "body " + std::to_string(b) + " does not exist");
-    if (b1 == b2) throw InputError(field, "joins " + body_text(b1) + " to itself");
+    model_detail::check_joined_bodies(field, b1, b2, nb);
   };
   for (std::size_t i = 0; i < model.joints.size(); ++i) {
     const SpatialJoint<S>& j = model.joints[i];
@@ -386,7 +374,7 @@ Vector<S> damping_forces(const SpatialModel<S>& model, const Vector<S>& q, const
   for (std::size_t i = 0; i < model.forces.size(); ++i) {
     const SpatialForce<S>& f = model.forces[i];
     if (f.type != SpatialForceType::SpringDamper || f.damping == S(0)) continue;
-    const auto s = spatial_detail::spring_damper(q, qd, f, spatial_detail::item_field("forces", i, f.name));
+    const auto s = spatial_detail::spring_damper(q, qd, f, model_detail::item_field("forces", i, f.name));
     // The pull on point 1 is +damper, on point 2 −damper: Q = −(∂d/∂q)ᵀ damper.
     spatial_detail::add_generalized<S>(Q, s.d, Vec3<S>(-s.damper));
   }
