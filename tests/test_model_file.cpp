@@ -279,7 +279,11 @@ TEST(ModelFile, SpatialSimulateBalancesTheDampersWork) {
     return 0.0;
   };
   EXPECT_LT(column("work_nonideal"), -0.01) << "the damper takes energy out";
-  EXPECT_LT(std::abs(column("balance")), 1e-20);
+  // 10³·tol·E-scale, E ≈ 8.6 J, as for A01 (test_benchmarks.cpp); measured
+  // 7.8·10⁻²⁶, so loose by 10⁵ here. A damper missing from Qᵂ would show as
+  // the O(1) J it removes, caught by the check above too.
+  EXPECT_LT(std::abs(column("balance")), 1e3 * 1e-24 * 8.6);
+  std::cout << "balance " << column("balance") << " (bound 8.6e-21)\n";
 }
 
 // A state whose system cannot be built (here a spring of zero length: its
