@@ -26,7 +26,9 @@
 // a solve that refuses a state (MethodError, e.g. an overflow) ends the run
 // early with the reason recorded; the trajectory up to it is kept.
 //
-// simulate.hxx holds the body; the library instantiates it for double,
+// simulate.hxx holds the body, put together from the units of simulation/
+// (the state, one solve per state, records, events, impacts, the two
+// stepping loops); the library instantiates it for double,
 // long double, float128 and mpfr_real (lib/src/instantiate/dynamics.cpp.in),
 // so callers at those types include this header only.
 #include <optional>
@@ -73,7 +75,7 @@ struct Trajectory {
   bool completed = false;
   std::string stop_reason;  // empty when completed
   long steps = 0;           // accepted steps
-  long force_evaluations = 0;
+  long force_evaluations = 0;  // solves of the model (stages and records; a state's solve is reused)
   S max_abs_balance = S(0), max_position_violation = S(0), max_velocity_violation = S(0);
 };
 
