@@ -66,6 +66,16 @@ TEST(ModelFile, BadModelsNameTheItemAndTheValue) {
       {[](json& m) { m["kind"] = "fluid"; }, "kind: 'fluid' is not a kind of model"},
       {[](json& m) { m["bodies"] = json::array(); }, "bodies: a model needs at least one body"},
       {[](json& m) { m["gravity"] = {0}; }, "model.gravity: expected [x, y]"},
+      {[](json& m) { m["contacts"] = {{{"name", "foot"}, {"body", "ground"}}}; },
+       "contacts[0] (foot).body: is the ground (a contact is a point of a body)"},
+      {[](json& m) { m["contacts"] = {{{"name", "foot"}, {"body", "slidr"}}}; },
+       "contacts[0] (foot).body: 'slidr' is not a body"},
+      {[](json& m) { m["contacts"] = {{{"name", "foot"}, {"body", "slider"}, {"friction", "-0.1"}}}; },
+       "contacts[0] (foot).friction: is negative: -0.1"},
+      {[](json& m) { m["contacts"] = {{{"name", "foot"}, {"body", "slider"}, {"normal", {"0", "0"}}}}; },
+       "contacts[0] (foot).normal: is zero"},
+      {[](json& m) { m["contacts"] = {{{"name", "foot"}, {"body", "slider"}, {"restitution", "1"}}}; },
+       "contacts[0] (foot).restitution: unknown key"},
   };
   for (const Case& c : cases) {
     json m = slider_crank();
@@ -168,6 +178,10 @@ TEST(ModelFile, BadModelsAndStatesExitTwoWithOneLine) {
       {"solve " + kSliderCrank + " --state " + write("bad.json", json{{"q", json::array()}}), "state.qd: missing"},
       {"solve " + std::string(FEMC_EXAMPLES) + "/particle_on_plane.json --state " + write("s.json", json::object()),
        "state"},
+      // Contacts are the library's (tests/test_contact_models.cpp); the
+      // commands refuse them rather than solve without them.
+      {"solve " + std::string(FEMC_MODELS) + "/examples/two_bars.json", "contacts: 2 contact(s)"},
+      {"simulate " + std::string(FEMC_MODELS) + "/examples/sliding_bar.json", "contacts: 1 contact(s)"},
   };
   for (const Case& c : cases) {
     test::CliRun r = femc(c.command);

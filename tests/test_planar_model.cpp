@@ -165,6 +165,59 @@ TEST_F(PlanarModelTest, PointVelocityIsTheDerivativeOfItsPosition) {
   }
 }
 
+// Contacts: W_N = ∂g_N/∂q, g̈_N = W_N q̈ + W̄_N along q(t), the slip speed
+// ẋ_t = W_t q̇ = t̂·ṙ and its rate W_t q̈ + W̄_t, s = −sgn ẋ_t. One contact on
+// the floor, one on a tilted line whose normal (3, 4) is not unit (n̂ = (0.6,
+// 0.8) exactly), both at points off the centres of mass.
+TEST_F(PlanarModelTest, ContactDataIsTheDerivativeOfTheGaps) {
+  PlanarModel<R> m = model;
+  PlanarContact<R> foot;
+  foot.name = "foot";
+  foot.body = 0;
+  foot.point = v2("-0.4", "0.15");
+  foot.friction = num("0.3");
+  PlanarContact<R> wall;
+  wall.name = "wall";
+  wall.body = 2;
+  wall.point = v2("0.25", "-0.6");
+  wall.origin = v2("1.5", "-0.5");
+  wall.normal = v2("3", "4");
+  wall.friction = num("0.7");
+  m.contacts = {foot, wall};
+  EXPECT_NO_THROW(validate(m));
+  const contact::ContactData<R> c = contact_data(m, q, qd);
+  Matrix<R> J(2, q.size());
+  for (Index j = 0; j < q.size(); ++j) {
+    Vector<R> e = Vector<R>::Zero(q.size());
+    e(j) = s;
+    J.col(j) = (contact_gaps(m, Vector<R>(q + e)) - contact_gaps(m, Vector<R>(q - e))) / (R(2) * s);
+  }
+  EXPECT_LE(worst(Matrix<R>(c.WN - J)), test::as_double(tol));
+  const Vector<R> g_dd = (contact_gaps(m, path(q, s)) - R(2) * contact_gaps(m, q) + contact_gaps(m, path(q, -s))) / (s * s);
+  EXPECT_LE(worst(Vector<R>(c.WN * qdd + c.WbarN - g_dd)), test::as_double(tol));
+  EXPECT_GT(worst(Vector<R>(c.WN * qdd - g_dd)), 1e-3) << "W̄_N = 0 must fail";
+  // The slip speed at time t along the path, and its rate.
+  auto slip = [&](const R& t) {
+    Vector<R> v(2);
+    const Vector<R> qt = path(q, t), qdt = qd + t * qdd;
+    v(0) = point_velocity(qt, qdt, foot.body, foot.point)(0);
+    v(1) = Vec2<R>(num("0.8"), num("-0.6")).dot(point_velocity(qt, qdt, wall.body, wall.point));
+    return v;
+  };
+  EXPECT_LE(worst(Vector<R>(c.Wt * qd - slip(R(0)))), test::as_double(tol));
+  const Vector<R> slip_rate = (slip(s) - slip(R(-s))) / (R(2) * s);
+  EXPECT_LE(worst(Vector<R>(c.Wt * qdd + c.WbarT - slip_rate)), test::as_double(tol));
+  EXPECT_GT(worst(Vector<R>(c.Wt * qdd - slip_rate)), 1e-3) << "W̄_t = 0 must fail";
+  for (Index i = 0; i < 2; ++i) EXPECT_EQ(c.s(i), slip(R(0))(i) > R(0) ? R(-1) : R(1)) << i;
+  EXPECT_EQ(c.mu(0), foot.friction);
+  EXPECT_EQ(c.mu(1), wall.friction);
+  // The gap itself: n̂·(r − origin).
+  const Vec2<R> r = point_position(q, wall.body, wall.point);
+  EXPECT_LE(test::as_double(R(abs(R(contact_gaps(m, q)(1) - (num("0.6") * (r(0) - num("1.5")) +
+                                                                    num("0.8") * (r(1) + num("0.5"))))))),
+            test::as_double(tol));
+}
+
 TEST_F(PlanarModelTest, MassMatrixIsDiagonalInBodyCoordinates) {
   const Matrix<R> M = mass_matrix(model);
   // ½ q̇ᵀ M q̇ = Σ ½ m |ṙ_c|² + ½ I θ̇², ṙ_c the centre of mass's velocity.

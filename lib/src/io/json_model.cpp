@@ -60,7 +60,7 @@ ModelStateText read_model_state_text(std::string_view document) {
 
 PlanarModelText read_planar_model_text(std::string_view document) {
   const json root = json_text::parse(document);
-  const json_text::ModelHeader header = json_text::read_model_header(root, "planar");
+  const json_text::ModelHeader header = json_text::read_model_header(root, "planar", {"contacts"});
   PlanarModelText t;
   t.name = header.name;
   t.description = header.description;
@@ -148,6 +148,22 @@ PlanarModelText read_planar_model_text(std::string_view document) {
     }
     if (x.contains("name")) force.name = text_of(x["name"], f + ".name");
     t.forces.push_back(force);
+  }
+
+  const json& contacts = array_of(root, "contacts");
+  for (std::size_t i = 0; i < contacts.size(); ++i) {
+    const json& x = contacts[i];
+    const std::string f = item("contacts", i, x);
+    check_keys(x, f, {"name", "body", "point", "origin", "normal", "friction"});
+    PlanarModelText::Contact contact;
+    if (x.contains("name")) contact.name = text_of(x["name"], f + ".name");
+    contact.body = body_of(x, "body", f, true);
+    if (contact.body == models::kGround) throw InputError(f + ".body", "is the ground (a contact is a point of a body)");
+    contact.point = pair_of(x, "point", f, false);
+    contact.origin = pair_of(x, "origin", f, false);
+    contact.normal = pair_of(x, "normal", f, false, {"0", "1"});
+    contact.friction = number_of(x, "friction", f, "0");
+    t.contacts.push_back(contact);
   }
   return t;
 }

@@ -252,9 +252,10 @@ std::vector<std::string> numbers_of(const json& obj, const std::string& key, con
   return out;
 }
 
-ModelHeader read_model_header(const json& root, const std::string& kind) {
-  check_keys(root, "model",
-             {"kind", "name", "description", "sources", "gravity", "bodies", "joints", "forces", "t_end"});
+ModelHeader read_model_header(const json& root, const std::string& kind, const std::set<std::string>& extra) {
+  std::set<std::string> known{"kind", "name", "description", "sources", "gravity", "bodies", "joints", "forces", "t_end"};
+  known.insert(extra.begin(), extra.end());
+  check_keys(root, "model", known);
   if (!root.contains("kind")) throw InputError("kind", "missing (\"" + kind + "\")");
   const std::string got = text_of(root["kind"], "kind");
   if (got != kind) throw InputError("kind", "'" + got.substr(0, 40) + "' is not a kind of model femc reads (" + kind + ")");

@@ -47,13 +47,14 @@ std::vector<std::string> numbers_of(const json& obj, const std::string& key, con
 std::string item(const char* list, std::size_t i, const json& obj);
 const json& array_of(const json& root, const char* key);
 
-// The top level of a model document of `kind`: its keys checked, its
-// "kind" required to be `kind`, and the fields every kind has.
+// The top level of a model document of `kind`: its keys checked (those every
+// kind has and the kind's `extra` ones), its "kind" required to be `kind`,
+// and the fields every kind has.
 struct ModelHeader {
   std::string name, description, t_end;  // t_end empty when absent
   std::vector<std::string> sources;
 };
-ModelHeader read_model_header(const json& root, const std::string& kind);
+ModelHeader read_model_header(const json& root, const std::string& kind, const std::set<std::string>& extra = {});
 
 // The bodies' names, "ground" the fixed frame (-1), each body once.
 class BodyNames {

@@ -50,8 +50,19 @@ void assembled_initial_state(const ModelT& model, const Text& text, Vector<S>& q
                      "the initial positions do not assemble: |φ|∞ = " + format_scalar(left) + " after Newton's steps");
 }
 
+// A model file's model, for the joints' problem. Contacts (planar files)
+// give the contact problem (models::contact_data with
+// contact/unilateral_problem_with_joints.hpp), which `femc solve` and
+// `femc simulate` do not integrate yet: such a file is refused rather than
+// solved without its contacts.
 template <class S>
-models::PlanarModel<S> to_model(const PlanarModelText& text) { return to_planar_model<S>(text); }
+models::PlanarModel<S> to_model(const PlanarModelText& text) {
+  if (!text.contacts.empty())
+    throw InputError("contacts", std::to_string(text.contacts.size()) +
+                                     " contact(s): femc solve and femc simulate take models without contacts "
+                                     "(the contact problem is the library's, models::contact_data)");
+  return to_planar_model<S>(text);
+}
 template <class S>
 models::SpatialModel<S> to_model(const SpatialModelText& text) { return to_spatial_model<S>(text); }
 

@@ -9,6 +9,7 @@
 //                "body1", "point1": [x, y], "body2", "point2", "axis", "angle", "length"}],
 //    "forces": [{"name", "type": torque | force | spring, "body", "reaction", "torque",
 //                "point", "force", "body1", "point1", "body2", "point2", "stiffness", "length"}],
+//    "contacts": [{"name", "body", "point": [x, y], "origin": [x, y], "normal": [nx, ny], "friction"}],
 //    "t_end": ...}
 //
 // Bodies are named; "ground" is the fixed frame. A body's position is its
@@ -51,9 +52,16 @@ struct PlanarModelText {
     Vec2Text point1{"0", "0"}, point2{"0", "0"}, force{"0", "0"};
     std::string torque = "0", stiffness = "0", length = "0";
   };
+  struct Contact {
+    std::string name;
+    int body = models::kGround;
+    Vec2Text point{"0", "0"}, origin{"0", "0"}, normal{"0", "1"};
+    std::string friction = "0";
+  };
   std::vector<Body> bodies;
   std::vector<Joint> joints;
   std::vector<Force> forces;
+  std::vector<Contact> contacts;
   std::string t_end;  // empty when absent
 };
 
@@ -123,6 +131,18 @@ models::PlanarModel<S> to_planar_model(const PlanarModelText& t) {
     out.stiffness = parse_entry<S>(x.stiffness, f + "stiffness");
     out.length = parse_entry<S>(x.length, f + "length");
     m.forces.push_back(out);
+  }
+  for (std::size_t i = 0; i < t.contacts.size(); ++i) {
+    const auto& x = t.contacts[i];
+    const std::string f = "contacts[" + std::to_string(i) + "].";
+    models::PlanarContact<S> out;
+    out.name = x.name;
+    out.body = x.body;
+    out.point = to_vec2<S>(x.point, f + "point");
+    out.origin = to_vec2<S>(x.origin, f + "origin");
+    out.normal = to_vec2<S>(x.normal, f + "normal");
+    out.friction = parse_entry<S>(x.friction, f + "friction");
+    m.contacts.push_back(out);
   }
   models::validate(m);
   return m;

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "femc/contact/unilateral_problem.hpp"
 #include "femc/linalg.hpp"
 #include "femc/models/model_fields.hpp"
 #include "femc/system.hpp"
@@ -82,12 +83,32 @@ struct PlanarForce {
   S stiffness = S(0), length = S(0);
 };
 
+// A point of a body that touches a fixed line of the ground (a foot on the
+// floor): a unilateral contact with Coulomb friction (003 Section 3). With
+// n̂ = normal/|normal| pointing to the free side and t̂ = (n̂_y, −n̂_x) the
+// line's direction (t̂ = (1, 0) for the floor n = (0, 1)), a point
+// r = r_i + R(θ_i)s has
+//   g_N = n̂·(r − origin) ≥ 0,     W_N = n̂·∂r/∂q,  W̄_N = −θ̇_i² n̂·R s,
+//   ẋ_t = t̂·ṙ = W_t q̇,            W_t = t̂·∂r/∂q,  W̄_t = −θ̇_i² t̂·R s
+// (r̈ = r̈_i + θ̈_i B s − θ̇_i² R s), the ContactData of
+// contact/unilateral_problem.hpp.
+template <class S>
+struct PlanarContact {
+  std::string name;
+  int body = kGround;                   // a body (not the ground)
+  Vec2<S> point = Vec2<S>::Zero();      // in the body's frame
+  Vec2<S> origin = Vec2<S>::Zero();     // a point of the line, ground frame
+  Vec2<S> normal = Vec2<S>::UnitY();    // nonzero, towards the free side
+  S friction = S(0);                    // μ ≥ 0
+};
+
 template <class S>
 struct PlanarModel {
   std::string name;
   std::vector<PlanarBody<S>> bodies;
   std::vector<PlanarJoint<S>> joints;
   std::vector<PlanarForce<S>> forces;
+  std::vector<PlanarContact<S>> contacts;
   Vec2<S> gravity = Vec2<S>::Zero();
 
   Index n() const { return 3 * Index(bodies.size()); }
@@ -101,7 +122,8 @@ Index constraint_rows(const PlanarModel<S>& model);
 // Checks the model: at least one body, positive masses and inertias, joints
 // and forces naming existing bodies and not joining a body to itself, a
 // nonzero prismatic axis, a non-negative distance or spring length, a
-// non-negative stiffness. Throws InputError naming the item
+// non-negative stiffness, contacts on existing bodies with a nonzero normal
+// and μ ≥ 0. Throws InputError naming the item
 // ("joints[2] (hinge B): body2 7 does not exist").
 template <class S>
 void validate(const PlanarModel<S>& model);
@@ -136,6 +158,14 @@ Vector<S> applied_forces(const PlanarModel<S>& model, const Vector<S>& q);
 // V with Q = −∇V: −Σ m_i g·r_i − Σ τ(θ₁ − θ₂) − Σ F·r_P + Σ ½k(ℓ − L)².
 template <class S>
 S potential(const PlanarModel<S>& model, const Vector<S>& q);
+
+// The contacts' gaps g_N(q), in the contacts' order.
+template <class S>
+Vector<S> contact_gaps(const PlanarModel<S>& model, const Vector<S>& q);
+// W_N, W̄_N, W_t, W̄_t, μ and the friction signs s = −sgn(W_t q̇) of every
+// contact at (q, q̇) (see PlanarContact).
+template <class S>
+contact::ContactData<S> contact_data(const PlanarModel<S>& model, const Vector<S>& q, const Vector<S>& qd);
 
 // The FEMC problem of the instant (C = 0, W = I).
 template <class S>

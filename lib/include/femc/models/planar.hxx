@@ -1,6 +1,7 @@
 #pragma once
 // The bodies of planar.hpp's functions.
 #include <cmath>
+#include <utility>
 
 #include "femc/errors.hpp"
 #include "femc/scalar/traits.hpp"
@@ -188,6 +189,14 @@ void validate(const PlanarModel<S>& model) {
         throw InputError(field, "the reaction body " + std::to_string(f.body2) + " is not another body or the ground");
     }
   }
+  for (std::size_t i = 0; i < model.contacts.size(); ++i) {
+    const PlanarContact<S>& c = model.contacts[i];
+    const std::string field = item_field("contacts", i, c.name);
+    if (c.body < 0 || c.body >= nb)
+      throw InputError(field, "body " + std::to_string(c.body) + " does not exist (a contact is a point of a body)");
+    if (c.normal.squaredNorm() == S(0)) throw InputError(field + ".normal", "is zero");
+    if (c.friction < S(0)) throw InputError(field + ".friction", "is negative: " + format_scalar(c.friction));
+  }
 }
 
 template <class S>
@@ -308,6 +317,51 @@ S potential(const PlanarModel<S>& model, const Vector<S>& q) {
     }
   }
   return V;
+}
+
+namespace planar_detail {
+// n̂ and t̂ of a contact's line (PlanarContact).
+template <class S>
+std::pair<Vec2<S>, Vec2<S>> contact_frame(const PlanarContact<S>& c) {
+  using std::sqrt;
+  const Vec2<S> n = c.normal / S(sqrt(c.normal.squaredNorm()));
+  return {n, Vec2<S>(n(1), -n(0))};
+}
+}  // namespace planar_detail
+
+template <class S>
+Vector<S> contact_gaps(const PlanarModel<S>& model, const Vector<S>& q) {
+  Vector<S> g(Index(model.contacts.size()));
+  for (std::size_t i = 0; i < model.contacts.size(); ++i) {
+    const PlanarContact<S>& c = model.contacts[i];
+    const Vec2<S> n = planar_detail::contact_frame(c).first;
+    g(Index(i)) = n.dot(Vec2<S>(point_position(q, c.body, c.point) - c.origin));
+  }
+  return g;
+}
+
+template <class S>
+contact::ContactData<S> contact_data(const PlanarModel<S>& model, const Vector<S>& q, const Vector<S>& qd) {
+  const Index k = Index(model.contacts.size()), n = model.n();
+  contact::ContactData<S> d;
+  d.WN = Matrix<S>::Zero(k, n);
+  d.Wt = Matrix<S>::Zero(k, n);
+  d.WbarN.resize(k);
+  d.WbarT.resize(k);
+  d.s.resize(k);
+  d.mu.resize(k);
+  for (Index i = 0; i < k; ++i) {
+    const PlanarContact<S>& c = model.contacts[std::size_t(i)];
+    const auto [nrm, tan] = planar_detail::contact_frame(c);
+    const planar_detail::PointState<S> p = planar_detail::point_state(q, &qd, c.body, c.point);
+    planar_detail::add_point_row(d.WN, i, c.body, nrm, p.Bs);
+    planar_detail::add_point_row(d.Wt, i, c.body, tan, p.Bs);
+    d.WbarN(i) = -p.omega * p.omega * nrm.dot(p.Rs);
+    d.WbarT(i) = -p.omega * p.omega * tan.dot(p.Rs);
+    d.mu(i) = c.friction;
+    d.s(i) = contact::friction_sign<S>(tan.dot(p.v));
+  }
+  return d;
 }
 
 template <class S>
