@@ -84,7 +84,7 @@ int run(const StudyArgs& a) {
 std::function<int()> add_study_command(CLI::App& app) {
   auto args = std::make_shared<StudyArgs>();
   CLI::App* cmd = app.add_subcommand("study", "Run a numerical study (or all) and write its report under OUT/<study>/");
-  cmd->add_option("name", args->name, "conditioning | rank | perturbed-constraints | precision | trajectories | painleve | all");
+  cmd->add_option("name", args->name, "conditioning | rank | perturbed-constraints | precision | trajectories | painleve | two-bars | all");
   cmd->add_flag("--list", args->list, "List the studies");
   cmd->add_option("--size", args->size, "quick (the report and the regression gate) or full")->capture_default_str();
   cmd->add_option("--out", args->out, "Directory that receives <study>/")->capture_default_str();

@@ -663,6 +663,44 @@ def painleve_text(rows):
     return {"painleve_map.png": (read_m, " ".join(data_m)), "painleve_status.png": (read_s, " ".join(data_s))}
 
 
+def two_bars_text(rows):
+    hi = [r for r in rows if r["precision"] == "mpfr-128"]
+    key = lambda r: (r["motion"], r["theta1_deg"], r["mu"])
+    dbl = {key(r): r["outcome"] for r in rows if r["precision"] == "double"}
+    motions = ps.ordered((r["motion"] for r in hi), ps.TWO_MOTIONS)
+    per = []
+    for m in motions:
+        sel = [r for r in hi if r["motion"] == m]
+        counts = {}
+        for r in sel:
+            counts[r["outcome"]] = counts.get(r["outcome"], 0) + 1
+        off = [r for r in sel if r["outcome"] != "agree"]
+        first = min((r["mu"] for r in off), default=math.nan)
+        per.append(f"{m}: " + ", ".join(f"{c} {n}" for c, n in sorted(counts.items(), key=lambda kv: -kv[1])) +
+                   f" of {len(sel)} points" + (f", the smallest μ with a disagreement {g(first, 3)}" if off else "") + ".")
+    frictionless = sum(1 for r in rows if r["mu"] == 0 and r["outcome"] != "agree")
+    zero = sum(1 for r in rows if r["mu"] == 0)
+    mismatch = sum(1 for r in hi if key(r) in dbl and dbl[key(r)] != r["outcome"])
+    pulls = [r for r in hi if r["outcome"] == "qp-pulls"]
+    worst_pull = min((min(r["qp_lambda_A"], r["qp_lambda_C"]) for r in pulls), default=math.nan)
+    read_m = ("The two bars of 003 Example 4.2 standing as an A-frame with both feet on the floor (θ₂ = 90° − θ₁), "
+              "over the friction coefficient μ (x) and the angle θ₁ of AB from the floor (y), the feet sliding "
+              "together to the right, apart, or towards each other (one panel each). At each point the normal "
+              "forces of the feet solve either the Gauss QP min ½λᵀAλ, Aλ + B ≥ 0 (003 (36)) or the LCP (003 (33)); "
+              "colour says whether the two give the same forces (to the rounding bound c·u·κ(A)). Y2 claims they "
+              "do, which holds when A is symmetric (μ = 0); with friction A is not symmetric, and where the map is "
+              "red the QP holds a foot down with a pulling force that the LCP lets lift. × marks points where "
+              "double's outcome differs from 128 bits'.")
+    data_m = per + [f"At μ = 0: {frictionless} disagreements of {zero} points (Y2 requires none).",
+                    f"Largest pulling force of the QP: {g(worst_pull, 3)} N (weight of the frame 39.2 N)."
+                    if pulls else "The QP never pulls.",
+                    f"Double and 128 bits differ in outcome at {mismatch} of {len(hi)} points."]
+    read_d = ("How far apart the two models' forces are: ‖λ_QP − λ_LCP‖∞ relative to ‖λ_LCP‖∞, where both "
+              "are unique, on a log scale with a floor at 10⁻⁴⁰ (128-bit agreement is near 10⁻³⁸). The "
+              "disagreement is not a rounding effect: it jumps to order 1 at the region's edge.")
+    return {"two_bars_map.png": (read_m, " ".join(data_m)), "two_bars_difference.png": (read_d, "")}
+
+
 # Columns each analysis needs (beyond the plot's), and the analysis.
 ANALYSES = {
     "conditioning": (ps.COND_NUM + ["n", "m", "eta"], ps.COND_TEXT + ["seed"], conditioning_text),
@@ -671,6 +709,7 @@ ANALYSES = {
     "precision": (ps.PREC_NUM, ps.PREC_TEXT, precision_text),
     "trajectories": (ps.TRAJ_NUM, ps.TRAJ_TEXT, trajectories_text),
     "painleve": (ps.PAIN_NUM, ps.PAIN_TEXT + ["expected_solutions"], painleve_text),
+    "two-bars": (ps.TWO_NUM, ps.TWO_TEXT, two_bars_text),
 }
 PLOTS = {
     "conditioning": ["conditioning_qdd.png", "conditioning_constants.png", "conditioning_residuals.png"],
@@ -679,6 +718,7 @@ PLOTS = {
     "precision": ["precision_bits.png", "precision_error.png"],
     "trajectories": ["trajectories_drift.png", "trajectories_balance.png"],
     "painleve": ["painleve_map.png", "painleve_status.png"],
+    "two-bars": ["two_bars_map.png", "two_bars_difference.png"],
 }
 
 

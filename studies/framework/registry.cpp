@@ -13,6 +13,7 @@ const std::vector<std::unique_ptr<Study>>& all_studies() {
     v.push_back(make_precision_study());
     v.push_back(make_trajectories_study());
     v.push_back(make_painleve_study());
+    v.push_back(make_two_bars_study());
     return v;
   }();
   return studies;

@@ -12,5 +12,6 @@ std::unique_ptr<Study> make_perturbed_constraints_study();
 std::unique_ptr<Study> make_precision_study();
 std::unique_ptr<Study> make_trajectories_study();
 std::unique_ptr<Study> make_painleve_study();
+std::unique_ptr<Study> make_two_bars_study();
 
 }  // namespace femc::studies

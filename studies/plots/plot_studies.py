@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-STUDIES = ["conditioning", "rank", "perturbed-constraints", "precision", "trajectories", "painleve"]
+STUDIES = ["conditioning", "rank", "perturbed-constraints", "precision", "trajectories", "painleve", "two-bars"]
 PRECISIONS = ["double", "long-double", "float128", "dd", "qd", "mpfr-256"]
 # A colour and a marker per solver, given in the order the solvers first
 # appear (the studies list them in the solver registry's order), so that a
@@ -949,6 +949,94 @@ def plot_painleve(reports):
     save(fig, os.path.join(out, "painleve_status.png"))
 
 
+# --------------------------------------------------------------------------
+# two-bars
+
+TWO_NUM = ["theta1_deg", "mu", "lcp_lambda_A", "lcp_lambda_C", "qp_lambda_A", "qp_lambda_C", "difference",
+           "tolerance"]
+TWO_TEXT = ["motion", "precision", "outcome", "lcp_status", "qp_status"]
+TWO_MOTIONS = ["translating", "spreading", "closing"]
+TWO_COLORS = {"agree": ("#c6dbef", "QP = LCP"),
+              "qp-pulls": ("#d62728", "QP pulls a foot down that the LCP lifts"),
+              "differ": ("#ff7f0e", "both push, with different forces"),
+              "lcp-none": ("#7f7f7f", "LCP: no solution"),
+              "lcp-multiple": ("#9467bd", "LCP: several solutions"),
+              "qp-unbounded": ("#2ca02c", "QP unbounded below"),
+              "qp-non-unique": ("#8c564b", "QP: several minimizers")}
+TWO_TITLES = {"translating": "translating: both feet slide right",
+              "spreading": "spreading: feet slide apart",
+              "closing": "closing: feet slide together"}
+
+
+def two_bars_rows(reports, precision):
+    rows = read_table(study_csv(reports, "two-bars"), TWO_NUM, TWO_TEXT)
+    for r in rows:
+        r["theta_deg"] = r["theta1_deg"]  # _category_map's y
+    return rows, [r for r in rows if r["precision"] == precision]
+
+
+def plot_two_bars(reports):
+    rows, sel_all = two_bars_rows(reports, "mpfr-128")
+    out = os.path.join(reports, "two-bars")
+    if not sel_all:
+        print("  two-bars: no 128-bit rows, nothing plotted")
+        return
+    from matplotlib.patches import Patch
+    motions = ordered((r["motion"] for r in sel_all), TWO_MOTIONS)
+    key = lambda r: (r["motion"], r["theta1_deg"], r["mu"])
+    dbl = {key(r): r["outcome"] for r in rows if r["precision"] == "double"}
+
+    # The outcome at 128 bits, × where double's differs.
+    fig, axes = plt.subplots(1, len(motions), figsize=(5.6 * len(motions), 5.4), squeeze=False, sharey=True)
+    used, crossed = set(), 0
+    for ax, motion in zip(axes[0], motions):
+        sel = [r for r in sel_all if r["motion"] == motion]
+        used |= set(_category_map(ax, sel, lambda r: r["outcome"], {c: v[0] for c, v in TWO_COLORS.items()}))
+        bad = [r for r in sel if key(r) in dbl and dbl[key(r)] != r["outcome"]]
+        crossed += len(bad)
+        if bad:
+            ax.scatter([r["mu"] for r in bad], [r["theta1_deg"] for r in bad], marker="x", s=10, color="k",
+                       linewidths=0.7, zorder=3)
+        ax.set_title(TWO_TITLES.get(motion, motion))
+        ax.set_xlabel("μ (friction coefficient, both feet)")
+    axes[0][0].set_ylabel("θ₁ [degrees] (θ₂ = 90° − θ₁: both feet on the floor)")
+    handles = [Patch(facecolor=TWO_COLORS[c][0], edgecolor="0.5", label=TWO_COLORS[c][1]) for c in TWO_COLORS
+               if c in used]
+    handles += [Patch(facecolor="0.6", label=f"other: {c}") for c in sorted(used) if c not in TWO_COLORS]
+    handles.append(proxy(marker="x", color="k", label=f"double's outcome differs ({crossed} points)") if crossed
+                   else proxy(marker="", label="double's outcome is the same at every point"))
+    fig.legend(handles=handles, loc="lower center", ncol=3, frameon=False)
+    fig.suptitle("two-bars (Y4): the Gauss QP (003 (36)) against the LCP (003 (33)) for the two feet's normal "
+                 "forces over (μ, θ₁), 128 bits", fontsize=12)
+    fig.tight_layout(rect=(0, 0.1, 1, 0.95))
+    save(fig, os.path.join(out, "two_bars_map.png"))
+
+    # How far apart: ‖λ_QP − λ_LCP‖∞ / ‖λ_LCP‖∞ where both are unique.
+    fig, axes = plt.subplots(1, len(motions), figsize=(5.6 * len(motions), 5.4), squeeze=False, sharey=True)
+    mesh = None
+    for ax, motion in zip(axes[0], motions):
+        sel = [r for r in sel_all if r["motion"] == motion]
+        mus = sorted(set(r["mu"] for r in sel))
+        ths = sorted(set(r["theta1_deg"] for r in sel))
+        grid = np.full((len(ths), len(mus)), np.nan)
+        mi = {m: i for i, m in enumerate(mus)}
+        ti = {t: i for i, t in enumerate(ths)}
+        for r in sel:
+            scale = max(abs(r["lcp_lambda_A"]), abs(r["lcp_lambda_C"]))
+            if math.isfinite(r["difference"]) and scale > 0:
+                grid[ti[r["theta1_deg"]], mi[r["mu"]]] = math.log10(max(r["difference"] / scale, 1e-40))
+        ax.grid(False)
+        mesh = ax.pcolormesh(mus, ths, np.ma.masked_invalid(grid), cmap="viridis", vmin=-40, vmax=1, shading="nearest")
+        ax.set_title(TWO_TITLES.get(motion, motion))
+        ax.set_xlabel("μ (friction coefficient, both feet)")
+    axes[0][0].set_ylabel("θ₁ [degrees]")
+    if mesh is not None:
+        fig.colorbar(mesh, ax=axes[0].tolist(), label="log₁₀ ‖λ_QP − λ_LCP‖∞ / ‖λ_LCP‖∞ (floor −40)")
+    fig.suptitle("two-bars (Y4): how far the QP's contact forces are from the LCP's, 128 bits "
+                 "(blank: one of them is not unique, or both feet lift: λ = 0)", fontsize=12)
+    save(fig, os.path.join(out, "two_bars_difference.png"))
+
+
 PLOTTERS = {
     "conditioning": plot_conditioning,
     "rank": plot_rank,
@@ -956,6 +1044,7 @@ PLOTTERS = {
     "precision": plot_precision,
     "trajectories": plot_trajectories,
     "painleve": plot_painleve,
+    "two-bars": plot_two_bars,
 }
 
 
