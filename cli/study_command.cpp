@@ -3,6 +3,7 @@
 
 #include <iostream>
 
+#include "framework/distribute.hpp"
 #include "framework/runner.hpp"
 #include "commands.hpp"
 #include "femc/errors.hpp"
@@ -38,7 +39,11 @@ void parse_shard(const std::string& text, studies::RunOptions& opt) {
 }
 
 int run(const StudyArgs& a) {
+  // Under mpirun with several ranks: rank 0 coordinates and writes, the
+  // others compute (framework/distribute.hpp); only rank 0 prints.
+  const bool speaks = !studies::distributed::active() || studies::distributed::rank() == 0;
   if (a.list) {
+    if (!speaks) return 0;
     for (const auto& s : studies::all_studies()) std::cout << s->name() << ": " << s->summary() << "\n";
     return 0;
   }
@@ -54,7 +59,8 @@ int run(const StudyArgs& a) {
   opt.merge_only = a.merge;
   opt.fresh = a.fresh;
   opt.keep_cells = a.keep_cells || opt.shard_count > 1;
-  opt.progress = isatty(STDERR_FILENO);
+  opt.progress = speaks && isatty(STDERR_FILENO);
+  opt.distribute = true;
   if (a.merge && a.fresh) throw InputError("fresh", "--fresh discards finished cells; it cannot go with --merge");
   if (a.name.empty()) throw InputError("study", "name a study or all (femc study --list)");
   std::vector<const studies::Study*> chosen;
@@ -66,6 +72,7 @@ int run(const StudyArgs& a) {
   bool all_assembled = true;
   for (const studies::Study* s : chosen) {
     const studies::RunResult r = studies::run_study(*s, config, opt);
+    if (!speaks) continue;
     std::cout << s->name() << ": " << r.cells_computed << " cells computed, " << r.cells_reused << " reused";
     if (r.assembled) {
       std::cout << ", report " << a.out << "/" << s->name() << "/ (" << r.wall_seconds << " s)\n";
@@ -94,7 +101,12 @@ std::function<int()> add_study_command(CLI::App& app) {
   cmd->add_flag("--fresh", args->fresh, "Discard finished cells instead of resuming");
   cmd->add_flag("--keep-cells", args->keep_cells, "Keep OUT/<study>/cells/ after assembling");
   cmd->add_option("--seed", args->seed, "Base seed of the sweep")->capture_default_str();
-  return [args] { return with_exit_status([&] { return run(*args); }); };
+  return [args] {
+    const int status = with_exit_status([&] { return run(*args); });
+    // An error on rank 0 ends every rank, none left waiting for it.
+    if (status != 0 && studies::distributed::active()) studies::distributed::abort_job(status);
+    return status;
+  };
 }
 
 }  // namespace femc::cli

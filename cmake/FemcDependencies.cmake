@@ -23,3 +23,11 @@ find_package(rapidcheck CONFIG REQUIRED)  # no version file in Debian's package
 if(FEMC_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()
+# Optional: OpenMPI, for `mpirun -n K femc study …` (studies/framework/
+# distribute.hpp). ON when found; without it femc runs studies in one process.
+find_package(MPI QUIET COMPONENTS CXX)
+option(FEMC_MPI "Run studies over the ranks of an MPI job (libopenmpi-dev, openmpi-bin)" ${MPI_CXX_FOUND})
+if(FEMC_MPI AND NOT MPI_CXX_FOUND)
+  message(FATAL_ERROR "FEMC_MPI is ON but MPI was not found (apt-get install libopenmpi-dev openmpi-bin)")
+endif()
+message(STATUS "femc: MPI runner ${FEMC_MPI}")

@@ -12,6 +12,7 @@ packages=(
   clang libclang-rt-14-dev
   libsimbody-dev  # engines/: the Simbody adapter (optional at build time: the suite passes without it)
   libmujoco-dev   # engines/: the MuJoCo adapter (optional likewise)
+  libopenmpi-dev openmpi-bin  # studies/: the MPI runner (optional likewise; mpirun for the mpi tests)
 )
 
 missing=()

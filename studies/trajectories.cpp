@@ -78,6 +78,10 @@ class Trajectories : public Study {
             "position_violation", "velocity_violation"};
   }
   std::vector<std::string> precisions(const StudyConfig&) const override { return {"double", "mpfr-128"}; }
+  // Steps grow with the span; an MPFR step costs ~1000 double ones (above).
+  double cost(const Cell& cell, const StudyConfig&) const override {
+    return std::stod(cell.params.at("t_end")) * (cell.params.at("precision") == "double" ? 1 : 1000);
+  }
 
   std::vector<Cell> cells(const StudyConfig& config) const override {
     std::vector<Cell> out;

@@ -128,7 +128,12 @@ class TwoBarsMap : public Study {
       const double mu = 2.0 * i / n_mu;
       for (const std::string precision : {"double", "mpfr-128"}) {
         Point p;
-        with_precision(precision, [&](auto tag) { p = classify<typename decltype(tag)::type>(motion, deg, mu); });
+        if (precision == "double") {
+          p = classify<double>(motion, deg, mu);
+        } else {
+          MpfrPrecision guard(128);
+          p = classify<mpfr_real>(motion, deg, mu);
+        }
         rows.push_back({motion, num(long(deg)), num(mu), precision, num(p.A11), num(p.A12), num(p.A21), num(p.A22),
                         num(p.B1), num(p.B2), p.lcp_status, p.qp_status, p.outcome, num(p.lcp_lambda_A),
                         num(p.lcp_lambda_C), num(p.qp_lambda_A), num(p.qp_lambda_C), num(p.difference),

@@ -15,7 +15,12 @@
 #include <sstream>
 #include <thread>
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include "build_info.hpp"
+#include "distribute.hpp"
 #include "femc/errors.hpp"
 #include "femc/io/output_file.hpp"
 
@@ -142,69 +147,39 @@ Table parse_table(const std::string& text, const std::string& where) { return pa
 
 Table read_table(const std::string& csv_path) { return parse_table(read_file(csv_path), csv_path); }
 
-RunResult run_study(const Study& study, const StudyConfig& config, const RunOptions& opt) {
-  const auto start = std::chrono::steady_clock::now();
-  if (opt.shard_count == 0 || opt.shard_index < 1 || opt.shard_index > opt.shard_count)
-    throw InputError("shard", std::to_string(opt.shard_index) + "/" + std::to_string(opt.shard_count) +
-                                  " is not K/N with 1 ≤ K ≤ N");
-  if (opt.jobs == 0 || opt.jobs > 256) throw InputError("jobs", "must be in 1..256, got " + std::to_string(opt.jobs));
-  const fs::path dir = fs::path(opt.out_dir) / study.name();
-  const fs::path cells_dir = dir / "cells";
-  std::error_code ec;
-  if (!fs::is_directory(opt.out_dir, ec)) throw InputError("out", "directory '" + opt.out_dir + "' does not exist");
-  if (opt.fresh && !opt.merge_only) fs::remove_all(cells_dir, ec);
-  fs::create_directories(cells_dir, ec);
-  if (ec) throw InputError("out", "cannot create '" + cells_dir.string() + "': " + ec.message());
+namespace {
 
-  // The cells on disk must come from the same options.
-  const json cfg = config_json(study, config);
-  const fs::path cfg_path = cells_dir / "config.json";
-  // Cells of another build are stale: dropped with a note. Cells of other
-  // options are refused: the user may have meant to resume them.
-  if (fs::exists(cfg_path)) {
-    json old = json::parse(read_file(cfg_path), nullptr, false);
-    json old_options = old, options_now = cfg;
-    if (old_options.is_object()) old_options.erase("commit");
-    options_now.erase("commit");
-    if (old_options != options_now)
-      throw InputError("cells", "'" + cells_dir.string() + "' holds cells computed with " + old.dump() +
-                                    ", not " + cfg.dump() + "; rerun with --fresh or the same options");
-    if (old != cfg) {
-      if (opt.merge_only)
-        throw InputError("cells", "'" + cells_dir.string() + "' holds cells of commit " + old.value("commit", "?") +
-                                      "; this build is " + build_commit());
-      std::cerr << study.name() << ": discarding cells of commit " << old.value("commit", "?") << "\n";
-      fs::remove_all(cells_dir, ec);
-      fs::create_directories(cells_dir, ec);
-      io::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
-    }
-  } else if (!opt.merge_only) {
-    io::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
+// An exclusive lock on OUT/<study>/.lock for as long as it lives: shards
+// started together (or on machines sharing the folder) take turns over the
+// cells' folder, so that one never removes what another has just written.
+class FolderLock {
+ public:
+  explicit FolderLock(const fs::path& dir) {
+    const std::string path = (dir / ".lock").string();
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT, 0644);
+    if (fd_ < 0) throw InputError("out", "cannot open '" + path + "'");
+    while (::flock(fd_, LOCK_EX) != 0)
+      if (errno != EINTR) throw InputError("out", "cannot lock '" + path + "'");
   }
-
-  const std::vector<Cell> cells = study.cells(config);
-  RunResult result;
-  result.cells_total = cells.size();
-  auto cell_path = [&](const Cell& c) { return cells_dir / (c.key + ".csv"); };
-
-  std::vector<std::size_t> pending;
-  for (std::size_t i = 0; i < cells.size(); ++i) {
-    if (i % opt.shard_count != opt.shard_index - 1) continue;
-    if (fs::exists(cell_path(cells[i]))) ++result.cells_reused;
-    else if (!opt.merge_only) pending.push_back(i);
+  ~FolderLock() {
+    ::flock(fd_, LOCK_UN);
+    ::close(fd_);
   }
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
 
-  std::atomic<std::size_t> next{0}, finished{0};
+ private:
+  int fd_ = -1;
+};
+
+// The pending cells on the threads of this process; store(i, text) is
+// called from the thread that computed cell i.
+void run_on_threads(const std::vector<std::size_t>& order, unsigned jobs, const distributed::Compute& compute,
+                    const distributed::Store& store) {
+  std::atomic<std::size_t> next{0};
   std::atomic<bool> failed{false};
   std::mutex mutex;
   std::string failure;
-  auto report_progress = [&] {
-    if (!opt.progress) return;
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    std::lock_guard<std::mutex> lock(mutex);
-    std::cerr << "\r" << study.name() << ": " << finished.load() << "/" << pending.size() << " cells, "
-              << static_cast<long>(s) << " s " << std::flush;
-  };
   auto worker = [&] {
     // MPFR caches constants (π, log 2, …) per thread; a worker that used
     // them frees its caches before it ends, or they leak (LeakSanitizer).
@@ -213,32 +188,132 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
     } free_cache;
     for (;;) {
       const std::size_t k = next++;
-      if (k >= pending.size() || failed) return;
-      const Cell& cell = cells[pending[k]];
+      if (k >= order.size() || failed) return;
       try {
-        const auto t0 = std::chrono::steady_clock::now();
-        std::vector<Row> rows = study.run(cell, config);
-        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        io::write_atomically(cell_path(cell).string(), cell_text(study, rows, s));
+        store(order[k], compute(order[k]));
       } catch (const std::exception& e) {
         std::lock_guard<std::mutex> lock(mutex);
-        if (!failed) failure = "cell " + cell.key + ": " + e.what();
+        if (!failed) failure = e.what();
         failed = true;
         return;
       }
-      ++finished;
-      report_progress();
     }
   };
   std::vector<std::thread> threads;
-  const unsigned n_threads = std::min<unsigned>(opt.jobs, static_cast<unsigned>(std::max<std::size_t>(pending.size(), 1)));
-  for (unsigned t = 0; t < n_threads; ++t) threads.emplace_back(worker);
+  const unsigned n = std::min<unsigned>(jobs, static_cast<unsigned>(std::max<std::size_t>(order.size(), 1)));
+  for (unsigned t = 0; t < n; ++t) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
-  if (opt.progress && !pending.empty()) std::cerr << "\n";
-  if (failed) throw MethodError(study.name() + ": " + failure);
+  if (failed) throw MethodError(failure);
+}
+
+}  // namespace
+
+RunResult run_study(const Study& study, const StudyConfig& config, const RunOptions& opt) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<Cell> cells = study.cells(config);
+  RunResult result;
+  result.cells_total = cells.size();
+  // A cell computed: its rows as a cell file's text. Named on failure.
+  auto compute = [&](std::size_t i) {
+    try {
+      const auto t0 = std::chrono::steady_clock::now();
+      std::vector<Row> rows = study.run(cells[i], config);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      return cell_text(study, rows, s);
+    } catch (const std::exception& e) {
+      throw std::runtime_error("cell " + cells[i].key + ": " + e.what());
+    }
+  };
+  // In an MPI job the ranks other than 0 only compute (distribute.hpp).
+  const bool mpi = opt.distribute && distributed::active();
+  if (mpi && distributed::rank() != 0) {
+    if (distributed::agree(false)) distributed::run_cells({}, 0, compute, {});
+    return result;
+  }
+
+  const fs::path dir = fs::path(opt.out_dir) / study.name();
+  const fs::path cells_dir = dir / "cells";
+  auto cell_path = [&](const Cell& c) { return cells_dir / (c.key + ".csv"); };
+  std::vector<std::size_t> order;  // the cells to compute, longest first
+  json cfg;
+  try {
+    if (opt.shard_count == 0 || opt.shard_index < 1 || opt.shard_index > opt.shard_count)
+      throw InputError("shard", std::to_string(opt.shard_index) + "/" + std::to_string(opt.shard_count) +
+                                    " is not K/N with 1 ≤ K ≤ N");
+    if (opt.jobs == 0 || opt.jobs > 256) throw InputError("jobs", "must be in 1..256, got " + std::to_string(opt.jobs));
+    std::error_code ec;
+    if (!fs::is_directory(opt.out_dir, ec)) throw InputError("out", "directory '" + opt.out_dir + "' does not exist");
+    fs::create_directories(dir, ec);
+    if (ec) throw InputError("out", "cannot create '" + dir.string() + "': " + ec.message());
+    const FolderLock lock(dir);
+    if (opt.fresh && !opt.merge_only) fs::remove_all(cells_dir, ec);
+    fs::create_directories(cells_dir, ec);
+    if (ec) throw InputError("out", "cannot create '" + cells_dir.string() + "': " + ec.message());
+
+    // The cells on disk must come from the same options.
+    cfg = config_json(study, config);
+    const fs::path cfg_path = cells_dir / "config.json";
+    // Cells of another build are stale: dropped with a note. Cells of other
+    // options are refused: the user may have meant to resume them.
+    if (fs::exists(cfg_path)) {
+      json old = json::parse(read_file(cfg_path), nullptr, false);
+      json old_options = old, options_now = cfg;
+      if (old_options.is_object()) old_options.erase("commit");
+      options_now.erase("commit");
+      if (old_options != options_now)
+        throw InputError("cells", "'" + cells_dir.string() + "' holds cells computed with " + old.dump() +
+                                      ", not " + cfg.dump() + "; rerun with --fresh or the same options");
+      if (old != cfg) {
+        if (opt.merge_only)
+          throw InputError("cells", "'" + cells_dir.string() + "' holds cells of commit " +
+                                        old.value("commit", "?") + "; this build is " + build_commit());
+        std::cerr << study.name() << ": discarding cells of commit " << old.value("commit", "?") << "\n";
+        fs::remove_all(cells_dir, ec);
+        fs::create_directories(cells_dir, ec);
+        io::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
+      }
+    } else if (!opt.merge_only) {
+      io::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
+    }
+
+    for (std::size_t i = 0; i < cells.size(); ++i) {
+      if (i % opt.shard_count != opt.shard_index - 1) continue;
+      if (fs::exists(cell_path(cells[i]))) ++result.cells_reused;
+      else if (!opt.merge_only) order.push_back(i);
+    }
+    // Longest first, so that no long cell is left to the end of the run.
+    std::vector<double> cost(cells.size(), 1.0);
+    for (std::size_t i : order) cost[i] = study.cost(cells[i], config);
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
+  } catch (...) {
+    if (mpi) distributed::agree(false);
+    throw;
+  }
+  if (mpi) distributed::agree(true);
+
+  std::atomic<std::size_t> finished{0};
+  std::mutex progress_mutex;
+  auto store = [&](std::size_t i, const std::string& text) {
+    io::write_atomically(cell_path(cells[i]).string(), text);
+    ++finished;
+    if (!opt.progress) return;
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::lock_guard<std::mutex> lock(progress_mutex);
+    std::cerr << "\r" << study.name() << ": " << finished.load() << "/" << order.size() << " cells, "
+              << static_cast<long>(s) << " s " << std::flush;
+  };
+  try {
+    if (mpi) distributed::run_cells(order, opt.jobs, compute, store);
+    else run_on_threads(order, opt.jobs, compute, store);
+  } catch (const std::exception& e) {
+    if (opt.progress && !order.empty()) std::cerr << "\n";
+    throw MethodError(study.name() + ": " + e.what());
+  }
+  if (opt.progress && !order.empty()) std::cerr << "\n";
   result.cells_computed = finished;
 
   // Assemble when every cell of the sweep is there (all shards).
+  const FolderLock lock(dir);
   Table table{study.columns(), {}};
   double cell_seconds_total = 0;
   for (const Cell& c : cells) {
@@ -273,6 +348,7 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
   record["metrics"] = metrics;
   io::write_atomically((dir / (study.name() + ".csv")).string(), to_csv(table));
   io::write_atomically((dir / (study.name() + ".json")).string(), record.dump(2) + "\n");
+  std::error_code ec;
   if (!opt.keep_cells) fs::remove_all(cells_dir, ec);
   result.assembled = true;
   return result;

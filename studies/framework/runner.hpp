@@ -1,5 +1,6 @@
 #pragma once
-// Running a study: cells in parallel (--jobs), a slice of them (--shard),
+// Running a study: cells in parallel (--jobs) or over the ranks of an MPI
+// job (distribute.hpp), a slice of them (--shard),
 // finished cells kept on disk so that an interrupted run resumes where it
 // stopped, and the report written atomically once every cell is there.
 //
@@ -27,6 +28,11 @@ struct RunOptions {
   bool fresh = false;                         // --fresh: discard finished cells first
   bool keep_cells = false;
   bool progress = false;                      // progress line on stderr
+  // In an MPI job of several ranks, spread the cells over them
+  // (distribute.hpp): rank 0 returns the result, the others an empty one.
+  // `femc study` sets it; the commands that run studies inside a larger
+  // task (report, verify) run them in one process.
+  bool distribute = false;
 };
 
 struct RunResult {

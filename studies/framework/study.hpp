@@ -64,6 +64,9 @@ class Study {
   virtual std::vector<std::string> columns() const = 0;
   virtual std::vector<Cell> cells(const StudyConfig& config) const = 0;
   virtual std::vector<Row> run(const Cell& cell, const StudyConfig& config) const = 0;
+  // A cell's cost relative to the others (any positive scale), for handing
+  // the longest out first (runner.hpp, distribute.hpp); it changes no result.
+  virtual double cost(const Cell&, const StudyConfig&) const { return 1; }
   // Whether it compares the registered solvers (StudyConfig::solvers): the
   // studies the gate runs for a solver outside femc.
   virtual bool compares_solvers() const { return false; }
