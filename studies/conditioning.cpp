@@ -23,6 +23,7 @@
 #include <map>
 
 #include "framework/measure.hpp"
+#include "framework/metric_table.hpp"
 #include "framework/registry.hpp"
 
 namespace femc::studies {
@@ -120,28 +121,18 @@ class Conditioning : public Study {
   // residual ratio (floor 30, LAPACK's threshold) and the number of cells the
   // method could not solve (floor 0: any new failure is a regression).
   std::vector<Metric> metrics(const Table& t) const override {
-    std::map<std::string, Metric> m;
-    auto bump = [&](const std::string& name, double v, double floor) {
-      auto [it, inserted] = m.try_emplace(name, Metric{name, 0, floor});
-      if (std::isnan(v)) return;
-      it->second.value = std::max(it->second.value, v);
-    };
+    MetricTable m;
     for (const Row& row : t.rows) {
       const std::string key = t.text(row, "case") + "/" + t.text(row, "method") + "/" + t.text(row, "precision");
       if (t.text(row, "status").rfind("not-applicable", 0) == 0) continue;
       const bool ok = t.text(row, "status") == "ok";
-      bump(key + "/failures", 0, 0);
-      if (!ok) {
-        m[key + "/failures"].value += 1;
-        continue;
-      }
-      for (const char* q : {"c_qdd", "c_QN", "c_QW", "c_lambda"}) bump(key + "/" + q, t.number(row, q), 1);
-      bump(key + "/ratio_constraint", t.number(row, "ratio_constraint"), 30);
-      bump(key + "/ratio_lambda", t.number(row, "ratio_lambda"), 30);
+      m.count(key + "/failures", !ok);
+      if (!ok) continue;
+      for (const char* q : {"c_qdd", "c_QN", "c_QW", "c_lambda"}) m.raise(key + "/" + q, t.number(row, q), 1);
+      m.raise(key + "/ratio_constraint", t.number(row, "ratio_constraint"), 30);
+      m.raise(key + "/ratio_lambda", t.number(row, "ratio_lambda"), 30);
     }
-    std::vector<Metric> out;
-    for (auto& [k, v] : m) out.push_back(v);
-    return out;
+    return m.list();
   }
 };
 

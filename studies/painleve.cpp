@@ -18,6 +18,7 @@
 #include "femc/contact/lcp.hpp"
 #include "femc/systems/sliding_bar.hpp"
 #include "framework/numerics.hpp"
+#include "framework/metric_table.hpp"
 #include "framework/registry.hpp"
 
 namespace femc::studies {
@@ -111,16 +112,13 @@ class Painleve : public Study {
   // Per case × precision: points where the number of LCP solutions
   // contradicts the closed form (floor 0).
   std::vector<Metric> metrics(const Table& t) const override {
-    std::map<std::string, Metric> m;
+    MetricTable m;
     for (const Row& row : t.rows) {
-      const std::string key = t.text(row, "case") + "/" + t.text(row, "precision") + "/count_mismatches";
-      Metric& x = m.try_emplace(key, Metric{key, 0, 0}).first->second;
       const std::string& e = t.text(row, "expected_solutions");
-      if (e != "either" && e != t.text(row, "lcp_solutions")) x.value += 1;
+      m.count(t.text(row, "case") + "/" + t.text(row, "precision") + "/count_mismatches",
+              e != "either" && e != t.text(row, "lcp_solutions"));
     }
-    std::vector<Metric> out;
-    for (auto& [k, v] : m) out.push_back(v);
-    return out;
+    return m.list();
   }
 };
 

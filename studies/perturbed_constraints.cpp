@@ -40,6 +40,7 @@
 #include "femc/solve.hpp"
 #include "framework/measure.hpp"
 #include "framework/reference.hpp"
+#include "framework/metric_table.hpp"
 #include "framework/registry.hpp"
 
 namespace femc::studies {
@@ -230,7 +231,7 @@ class PerturbedConstraints : public Study {
   // not move (W-full-rank, W-deficient-consistent): the largest change
   // (floor 0: exact arithmetic must give exactly 0).
   std::vector<Metric> metrics(const Table& t) const override {
-    std::map<std::string, Metric> m;
+    MetricTable m;
     for (const Row& row : t.rows) {
       const std::string e = t.text(row, "experiment");
       if (t.text(row, "method") != "exact") {
@@ -239,23 +240,16 @@ class PerturbedConstraints : public Study {
         const std::string key = e + "/" + t.text(row, "method") + "/" + t.text(row, "precision");
         const std::string status = t.text(row, "status");
         if (status.rfind("not-applicable", 0) == 0) continue;
-        Metric& fail = m.try_emplace(key + "/failures", Metric{key + "/failures", 0, 0}).first->second;
-        Metric& c = m.try_emplace(key + "/c_change", Metric{key + "/c_change", 0, 1}).first->second;
-        if (status != "ok") fail.value += 1;
-        else c.value = std::max(c.value, t.number(row, "c_change"));
+        m.count(key + "/failures", status != "ok");
+        m.raise(key + "/c_change", status == "ok" ? t.number(row, "c_change") : NAN, 1);
         continue;
       }
-      if (e == "W-full-rank" || e == "W-deficient-consistent") {
-        Metric& x = m.try_emplace(e + "/max_abs_change", Metric{e + "/max_abs_change", 0, 0}).first->second;
-        x.value = std::max(x.value, t.number(row, "abs_change_qdd"));
-      } else if (!std::isnan(t.number(row, "bound"))) {
-        Metric& x = m.try_emplace(e + "/max_ratio_to_bound", Metric{e + "/max_ratio_to_bound", 0, 1}).first->second;
-        x.value = std::max(x.value, t.number(row, "ratio_to_bound"));
-      }
+      if (e == "W-full-rank" || e == "W-deficient-consistent")
+        m.raise(e + "/max_abs_change", t.number(row, "abs_change_qdd"), 0);
+      else if (!std::isnan(t.number(row, "bound")))
+        m.raise(e + "/max_ratio_to_bound", t.number(row, "ratio_to_bound"), 1);
     }
-    std::vector<Metric> out;
-    for (auto& [k, v] : m) out.push_back(v);
-    return out;
+    return m.list();
   }
 };
 

@@ -14,6 +14,7 @@
 #include "femc/solve.hpp"
 #include "framework/measure.hpp"
 #include "framework/reference.hpp"
+#include "framework/metric_table.hpp"
 #include "framework/registry.hpp"
 
 namespace femc::studies {
@@ -112,16 +113,12 @@ class PrecisionStudy : public Study {
   // the κ × bits grid where the answer still carries information (err < 1);
   // floor 1, as in conditioning.
   std::vector<Metric> metrics(const Table& t) const override {
-    std::map<std::string, Metric> m;
+    MetricTable m;
     for (const Row& row : t.rows) {
-      const std::string key = t.text(row, "method") + "/c_qdd";
-      Metric& x = m.try_emplace(key, Metric{key, 0, 1}).first->second;
-      if (t.text(row, "status") != "ok" || !(t.number(row, "err_qdd") < 1)) continue;
-      x.value = std::max(x.value, t.number(row, "c_qdd"));
+      const bool counted = t.text(row, "status") == "ok" && t.number(row, "err_qdd") < 1;
+      m.raise(t.text(row, "method") + "/c_qdd", counted ? t.number(row, "c_qdd") : NAN, 1);
     }
-    std::vector<Metric> out;
-    for (auto& [k, v] : m) out.push_back(v);
-    return out;
+    return m.list();
   }
 };
 

@@ -23,6 +23,7 @@
 
 #include "femc/systems/double_parallelogram.hpp"
 #include "framework/measure.hpp"
+#include "framework/metric_table.hpp"
 #include "framework/registry.hpp"
 
 namespace femc::studies {
@@ -214,42 +215,33 @@ class RankStudy : public Study {
   // 1). A solver that refuses rank-deficient A (kkt) refuses these data
   // (rank 5 of 6 rows) by design: not counted.
   std::vector<Metric> metrics(const Table& t) const override {
-    std::map<std::string, Metric> m;
+    MetricTable m;
     std::map<int, double> conditioning;  // per triple: κ(M)·κ_r(P) of the motion
     for (const Row& row : t.rows) {
       if (t.text(row, "case") == "rounded-linkage") {
         const RegisteredSolver* solver = solvers().find(t.text(row, "method"));
         if (t.text(row, "data_precision") != "double" || (solver && !solver->capabilities().rank_deficient)) continue;
         const std::string key = "rounded/" + t.text(row, "method") + "/" + t.text(row, "precision");
-        Metric& wrong = m.try_emplace(key + "/rank_mismatches", Metric{key + "/rank_mismatches", 0, 0}).first->second;
-        Metric& c = m.try_emplace(key + "/c_motion", Metric{key + "/c_motion", 0, 1}).first->second;
-        if (t.text(row, "status") != "ok" || t.text(row, "rank_decided") != t.text(row, "expected_rank")) {
-          wrong.value += 1;
-          continue;
-        }
+        const bool wrong = t.text(row, "status") != "ok" || t.text(row, "rank_decided") != t.text(row, "expected_rank");
+        m.count(key + "/rank_mismatches", wrong);
+        m(key + "/c_motion", 1);
+        if (wrong) continue;
         const int triple = std::stoi(t.text(row, "k"));
         if (!conditioning.count(triple)) {
           const ExactReference r = exact_reference(rounded_linkage_motion(triple));
           conditioning[triple] = r.kappa_M * r.kappa_B;
         }
         const double err = std::stod(t.text(row, "err_vs_limit"));
-        c.value = std::max(c.value, err / (std::ldexp(1.0, -53) * conditioning[triple]));
+        m.raise(key + "/c_motion", err / (std::ldexp(1.0, -53) * conditioning[triple]), 1);
         continue;
       }
       const std::string key = t.text(row, "method") + "/" + t.text(row, "precision");
-      Metric& wrong = m.try_emplace(key + "/rank_mismatches", Metric{key + "/rank_mismatches", 0, 0}).first->second;
-      Metric& fail = m.try_emplace(key + "/failures_full_rank", Metric{key + "/failures_full_rank", 0, 0}).first->second;
       const bool ok = t.text(row, "status") == "ok";
-      if (!ok) {
-        if (t.text(row, "exact_rank") == num(long(kM))) fail.value += 1;
-        continue;
-      }
       const std::string& expected = t.text(row, "expected_rank");
-      if (expected != "either" && expected != t.text(row, "rank_decided")) wrong.value += 1;
+      m.count(key + "/failures_full_rank", !ok && t.text(row, "exact_rank") == num(long(kM)));
+      m.count(key + "/rank_mismatches", ok && expected != "either" && expected != t.text(row, "rank_decided"));
     }
-    std::vector<Metric> out;
-    for (auto& [k, v] : m) out.push_back(v);
-    return out;
+    return m.list();
   }
 };
 

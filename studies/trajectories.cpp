@@ -14,6 +14,7 @@
 
 #include "femc/dynamics/builtin_models.hpp"
 #include "framework/numerics.hpp"
+#include "framework/metric_table.hpp"
 #include "framework/registry.hpp"
 #include "framework/runner.hpp"
 
@@ -107,21 +108,16 @@ class Trajectories : public Study {
   // within about tol per step), floor 1; and whether the run completed
   // (floor 0: a run that stops early where it completed before is worse).
   std::vector<Metric> metrics(const Table& t) const override {
-    std::map<std::string, Metric> m;
+    MetricTable m;
     for (const Row& row : t.rows) {
       const std::string key = t.text(row, "system") + "/" + t.text(row, "precision") + "/" + t.text(row, "stabilization");
       const double scale = t.number(row, "tol") * std::max(1.0, t.number(row, "steps"));
-      Metric& bal = m.try_emplace(key + "/balance", Metric{key + "/balance", 0, 1}).first->second;
-      Metric& drift = m.try_emplace(key + "/drift", Metric{key + "/drift", 0, 1}).first->second;
-      Metric& stop = m.try_emplace(key + "/incomplete", Metric{key + "/incomplete", 0, 0}).first->second;
       const double energy_scale = std::max(1.0, std::fabs(t.number(row, "energy")));
-      bal.value = std::max(bal.value, std::fabs(t.number(row, "balance")) / (scale * energy_scale));
-      drift.value = std::max(drift.value, t.number(row, "position_violation") / scale);
-      stop.value = t.text(row, "completed") == "true" ? 0 : 1;
+      m.raise(key + "/balance", std::fabs(t.number(row, "balance")) / (scale * energy_scale), 1);
+      m.raise(key + "/drift", t.number(row, "position_violation") / scale, 1);
+      m(key + "/incomplete", 0).value = t.text(row, "completed") == "true" ? 0 : 1;
     }
-    std::vector<Metric> out;
-    for (auto& [k, v] : m) out.push_back(v);
-    return out;
+    return m.list();
   }
 };
 

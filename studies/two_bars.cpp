@@ -26,6 +26,7 @@
 #include "femc/contact/lcp.hpp"
 #include "femc/systems/two_bars.hpp"
 #include "framework/numerics.hpp"
+#include "framework/metric_table.hpp"
 #include "framework/registry.hpp"
 
 namespace femc::studies {
@@ -148,27 +149,21 @@ class TwoBarsMap : public Study {
   // μ = 0 (Y2 requires none). Per motion: points whose outcome differs
   // between double and 128 bits.
   std::vector<Metric> metrics(const Table& t) const override {
-    std::map<std::string, Metric> m;
-    auto count = [&](const std::string& key, bool hit) {
-      Metric& x = m.try_emplace(key, Metric{key, 0, 0}).first->second;
-      if (hit) x.value += 1;
-    };
+    MetricTable m;
     std::map<std::string, std::map<std::string, std::string>> by_point;  // motion/deg/mu → precision → outcome
     for (const Row& row : t.rows) {
       const std::string motion = t.text(row, "motion"), precision = t.text(row, "precision");
       const bool disagree = t.text(row, "outcome") != "agree";
-      count(motion + "/" + precision + "/disagreements", disagree);
-      count(motion + "/" + precision + "/frictionless_disagreements", disagree && t.number(row, "mu") == 0);
+      m.count(motion + "/" + precision + "/disagreements", disagree);
+      m.count(motion + "/" + precision + "/frictionless_disagreements", disagree && t.number(row, "mu") == 0);
       by_point[motion + "/" + t.text(row, "theta1_deg") + "/" + t.text(row, "mu")][precision] = t.text(row, "outcome");
     }
     for (const auto& [point, outcomes] : by_point) {
       const std::string motion = point.substr(0, point.find('/'));
-      count(motion + "/precision_mismatches",
-            outcomes.size() == 2 && outcomes.begin()->second != std::next(outcomes.begin())->second);
+      m.count(motion + "/precision_mismatches",
+              outcomes.size() == 2 && outcomes.begin()->second != std::next(outcomes.begin())->second);
     }
-    std::vector<Metric> out;
-    for (auto& [k, v] : m) out.push_back(v);
-    return out;
+    return m.list();
   }
 };
 
