@@ -5,7 +5,6 @@
 // constraints at the working precision (models::assemble), the rank decided
 // drift-aware as for the built-in redundant linkage.
 #include <memory>
-#include <type_traits>
 #include <variant>
 
 #include "femc/dynamics/bilateral_model.hpp"
@@ -32,8 +31,7 @@ struct Mechanism {
   // The forces that do work without a potential (dampers): their power is
   // carried in the energy balance with the non-ideal constraint forces.
   Vector<S> nonconservative(const Vector<S>& q, const Vector<S>& qd) const {
-    if constexpr (std::is_same_v<ModelT, models::SpatialModel<S>>) return models::damping_forces(model, q, qd);
-    else return Vector<S>::Zero(q.size());
+    return models::damping_forces(model, q, qd);
   }
 };
 

@@ -155,6 +155,13 @@ Vector<S> constraint_rhs(const PlanarModel<S>& model, const Vector<S>& q, const 
 // of mass: no velocity-product terms).
 template <class S>
 Vector<S> applied_forces(const PlanarModel<S>& model, const Vector<S>& q);
+// The forces that do work without a potential: none in the planar layer
+// (no dampers), so zero; the signature of spatial.hpp's, for the code that
+// serves both layers (dynamics/mechanism.hpp).
+template <class S>
+Vector<S> damping_forces(const PlanarModel<S>& model, const Vector<S>&, const Vector<S>&) {
+  return Vector<S>::Zero(model.n());
+}
 // V with Q = −∇V: −Σ m_i g·r_i − Σ τ(θ₁ − θ₂) − Σ F·r_P + Σ ½k(ℓ − L)².
 template <class S>
 S potential(const PlanarModel<S>& model, const Vector<S>& q);
