@@ -137,7 +137,6 @@ void coordinate(const std::vector<std::size_t>& order, unsigned threads, const C
     if (!failed) failure = what;
     failed = true;
   };
-  std::atomic<unsigned> local_running{threads};
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t)
     pool.emplace_back([&] {
@@ -155,7 +154,6 @@ void coordinate(const std::vector<std::size_t>& order, unsigned threads, const C
           fail(e.what());
         }
       }
-      --local_running;
     });
   auto store_done = [&] {
     for (;;) {
