@@ -37,13 +37,34 @@ S rank_tolerance(const Options<S>& opt, Index m, Index n) {
 // alone. decide_formed_rank below says what decides it then. A user's
 // rank_tol is taken as given.
 template <class S>
-S formed_rank_tolerance(const Options<S>& opt, Index m, Index n, const S& kappa_M, const S& kappa_W) {
+S formed_rank_tolerance(const Options<S>& opt, const S& tol, const S& kappa_M, const S& kappa_W) {
   if (opt.rank_tol) return *opt.rank_tol;
   using std::sqrt;
   const S amplification = sqrt(kappa_M) * sqrt(kappa_W);
-  const S tol = default_rank_tolerance<S>(m, n);
   if (!(amplification >= S(1)) || !(amplification < S(1) / tol)) return tol;  // not finite or meaningless
   return tol * amplification;
+}
+template <class S>
+S formed_rank_tolerance(const Options<S>& opt, Index m, Index n, const S& kappa_M, const S& kappa_W) {
+  return formed_rank_tolerance(opt, default_rank_tolerance<S>(m, n), kappa_M, kappa_W);
+}
+
+// The default τ of a QR ordered for fill rather than pivoted by norm
+// (method sparse, decomposition/sparse_complete_orthogonal.hpp), whose cut
+// is Heath's: a column is dependent when its remaining norm |R_kk| is below
+// τ·d₁, d₁ the largest column norm. Without pivoting, a column that depends
+// on earlier ones keeps the rounding errors of all the rotations that
+// reached it: Givens QR is backward stable column by column,
+// ‖Δx_k‖ ≤ γ̃_{m+n}‖x_k‖ (Higham, Accuracy and Stability, 2nd ed., Thm
+// 19.10), so |R_kk| of an exactly dependent column can reach c·(m + n)·u·d₁,
+// above the max(m, n)·ε of a pivoted QR, whose dependent columns come last
+// and small. τ = 20·(m + n)·ε is the default of SuiteSparseQR (Davis,
+// Algorithm 915, ACM TOMS 38, 2011) and of Eigen's SparseQR, 40 units of
+// (m + n)·u; tests/test_sparse.cpp measures the dependent columns' |R_kk|
+// well below it. A user's rank_tol is taken as given.
+template <class S>
+S heath_rank_tolerance(const Options<S>& opt, Index m, Index n) {
+  return opt.rank_tol ? *opt.rank_tol : S(S(20) * S(m + n) * Eigen::NumTraits<S>::epsilon());
 }
 
 // d holds the magnitudes, non-increasing. Counts the leading d_i > tol·d₁.
@@ -120,21 +141,34 @@ struct DataCut {
 
 // e = max(m, n)·u_d of the data's (or the suspected) precision, for A m×n.
 template <class S>
-S data_rank_error(const Options<S>& opt, const Matrix<S>& A, DataLevel& level) {
+S data_rank_error(const Options<S>& opt, Index m, Index n, DataLevel& level) {
   level = data_level(opt.data_precision, opt.suspected_data_precision);
-  return data_entry_error<S>(level.precision, std::max(A.rows(), A.cols()));
+  return data_entry_error<S>(level.precision, std::max(m, n));
+}
+template <class S>
+S data_rank_error(const Options<S>& opt, const Matrix<S>& A, DataLevel& level) {
+  return data_rank_error(opt, A.rows(), A.cols(), level);
 }
 
+// c_data for A m×n with ‖A‖_F = norm_F_A (any storage of A).
 template <class S>
-DataCut<S> data_rank_cut(const Options<S>& opt, const Matrix<S>& A, const S& norm_W, const S& norm_Minv) {
+DataCut<S> data_rank_cut(const Options<S>& opt, Index m, Index n, const S& norm_F_A, const S& norm_W,
+                         const S& norm_Minv) {
   DataCut<S> c;
   DataLevel level;
-  const S e = data_rank_error(opt, A, level);
+  const S e = data_rank_error(opt, m, n, level);
   c.applied = level.applied;
-  if (e == S(0) || A.size() == 0) return c;
+  if (e == S(0) || m == 0 || n == 0) return c;
   using std::sqrt;
-  c.cut = e * scaled_frobenius_norm<S>(A) * sqrt(norm_W) * sqrt(norm_Minv);  // e·‖A‖_F·√(‖W‖·‖M⁻¹‖)
+  c.cut = e * norm_F_A * sqrt(norm_W) * sqrt(norm_Minv);  // e·‖A‖_F·√(‖W‖·‖M⁻¹‖)
   return c;
+}
+template <class S>
+DataCut<S> data_rank_cut(const Options<S>& opt, const Matrix<S>& A, const S& norm_W, const S& norm_Minv) {
+  if (A.size() == 0) return data_rank_cut(opt, A.rows(), A.cols(), S(0), norm_W, norm_Minv);
+  DataLevel level;
+  if (data_rank_error(opt, A, level) == S(0)) return data_rank_cut(opt, A.rows(), A.cols(), S(0), norm_W, norm_Minv);
+  return data_rank_cut(opt, A.rows(), A.cols(), scaled_frobenius_norm<S>(A), norm_W, norm_Minv);
 }
 
 // Records the data's level on r (relative to d₁) and, when it applies,

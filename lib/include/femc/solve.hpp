@@ -13,11 +13,12 @@
 // precision) throws MethodError rather than returning NaN or Inf.
 //
 // Explicit instantiations (src/) exist for double, long double, float128,
-// double_double, quad_double, mpfr_real (methods literal, cod, kkt, nullspace) and
-// rational (method exact). Include the scalar's header from femc/scalar/.
+// double_double, quad_double, mpfr_real (the floating methods of
+// methods/list.hpp) and rational (method exact). Include the scalar's header from femc/scalar/.
 #include "femc/methods/cod.hpp"
 #include "femc/options.hpp"
 #include "femc/solution.hpp"
+#include "femc/sparse_system.hpp"
 #include "femc/system.hpp"
 
 namespace femc {
@@ -34,5 +35,13 @@ Solution<S> solve(const System<S>& sys, const Options<S>& opt = {});
 // data's precision first. On an exception sol is unspecified.
 template <class S>
 void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol, CodWorkspace<S>& ws);
+
+// A sparse system (sparse_system.hpp): validate(sys) on its stored entries
+// (unless opt.assume_valid), then method `sparse`, without a dense matrix.
+// Another method is run on the dense copy (to_dense), for comparisons on
+// systems small enough to store dense. Rounded data (Options::
+// data_precision) are judged by the dense entry only: InputError here.
+template <class S>
+Solution<S> solve(const SparseSystem<S>& sys, const Options<S>& opt = {});
 
 }  // namespace femc

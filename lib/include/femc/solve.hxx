@@ -4,6 +4,7 @@
 #include "femc/errors.hpp"
 #include "femc/methods/cod.hpp"
 #include "femc/methods/declarations.hpp"
+#include "femc/methods/sparse.hpp"
 #include "femc/scalar/traits.hpp"
 #include "femc/solve.hpp"
 #include "femc/system.hxx"
@@ -138,6 +139,25 @@ void solve(const System<S>& given, const Options<S>& opt, Solution<S>& sol, CodW
     ws.solve(given, opt, sol);
     detail::finish(opt, sol, notes);
   }
+}
+
+template <class S>
+Solution<S> solve(const SparseSystem<S>& sys, const Options<S>& opt) {
+  if (opt.method != Method::Sparse) return solve(to_dense(sys), opt);
+  if (!opt.data_precision.exact())
+    throw InputError("data_precision", "a sparse system is solved as exact data; rounded data (" +
+                                           to_string(opt.data_precision) + ") are judged by the dense entry");
+  if (!opt.assume_valid) validate(sys);
+  Solution<S> sol;
+  if constexpr (ScalarTraits<S>::exact) {
+    throw InputError("method", "'sparse' needs square roots; exact arithmetic runs only " +
+                                   detail::methods_of(Arithmetic::Exact));
+  } else {
+    sol = solve_sparse(sys, opt);
+  }
+  std::vector<std::string> notes;
+  detail::finish(opt, sol, notes);
+  return sol;
 }
 
 }  // namespace femc

@@ -42,18 +42,18 @@ S symmetric_l1_norm(const Matrix<S>& M) {
   return norm;
 }
 
-// The reciprocal condition estimate 1/(‖M‖₁ · est ‖M⁻¹‖₁); 0 means κ is
-// beyond the range of S.
-template <class S>
-S llt_rcond(const Eigen::LLT<Matrix<S>>& llt, const S& l1_norm, CholeskyConditionScratch<S>& w) {
-  const Index n = llt.rows();
+// The reciprocal condition estimate 1/(‖M‖₁ · est ‖M⁻¹‖₁) of a symmetric
+// positive definite M of order n from any solver of M (solve_in_place(v):
+// v ← M⁻¹v), dense or sparse; 0 means κ is beyond the range of S.
+template <class S, class SolveInPlace>
+S spd_rcond(Index n, const S& l1_norm, SolveInPlace&& solve_in_place, CholeskyConditionScratch<S>& w) {
   if (n == 0) return Eigen::NumTraits<S>::infinity();
   if (l1_norm == S(0)) return S(0);
   if (n == 1) return S(1);
   auto one_norm = [](const Vector<S>& x) { return S(x.template lpNorm<1>()); };
   w.v.resize(n);
   w.v.setConstant(S(S(1) / S(n)));
-  llt.solveInPlace(w.v);
+  solve_in_place(w.v);
   S lower_bound = one_norm(w.v);
   S old_lower_bound = lower_bound;
   w.sign.resize(n);
@@ -63,7 +63,7 @@ S llt_rcond(const Eigen::LLT<Matrix<S>>& llt, const S& l1_norm, CholeskyConditio
     for (Index i = 0; i < n; ++i) w.sign(i) = w.v(i) < S(0) ? S(-1) : S(1);
     if (k > 0 && w.sign == w.old_sign) break;  // stagnated
     w.v = w.sign;
-    llt.solveInPlace(w.v);  // M is symmetric: its adjoint solve is the same
+    solve_in_place(w.v);  // M is symmetric: its adjoint solve is the same
     S largest(-1);
     for (Index i = 0; i < n; ++i) {
       using std::abs;
@@ -76,7 +76,7 @@ S llt_rcond(const Eigen::LLT<Matrix<S>>& llt, const S& l1_norm, CholeskyConditio
     if (v_max_abs_index == old_v_max_abs_index) break;
     w.v.setZero();
     w.v(v_max_abs_index) = S(1);
-    llt.solveInPlace(w.v);
+    solve_in_place(w.v);
     lower_bound = one_norm(w.v);
     if (lower_bound <= old_lower_bound) break;
     w.old_sign = w.sign;
@@ -89,10 +89,16 @@ S llt_rcond(const Eigen::LLT<Matrix<S>>& llt, const S& l1_norm, CholeskyConditio
     w.v(i) = alternating_sign * S(S(1) + S(S(i) / S(n - 1)));
     alternating_sign = -alternating_sign;
   }
-  llt.solveInPlace(w.v);
+  solve_in_place(w.v);
   const S alternate_lower_bound = S(S(2) * one_norm(w.v)) / S(S(3) * S(n));
   const S inverse_norm = lower_bound > alternate_lower_bound ? lower_bound : alternate_lower_bound;
   return inverse_norm == S(0) ? S(0) : S(S(S(1) / inverse_norm) / l1_norm);
+}
+
+// The same from a dense Cholesky factorization.
+template <class S>
+S llt_rcond(const Eigen::LLT<Matrix<S>>& llt, const S& l1_norm, CholeskyConditionScratch<S>& w) {
+  return spd_rcond(llt.rows(), l1_norm, [&](Vector<S>& v) { llt.solveInPlace(v); }, w);
 }
 
 }  // namespace femc

@@ -5,6 +5,7 @@
 // constraints at the working precision (models::assemble), the rank decided
 // drift-aware as for the built-in redundant linkage.
 #include <memory>
+#include <type_traits>
 #include <variant>
 
 #include "femc/dynamics/bilateral_model.hpp"
@@ -95,6 +96,25 @@ System<S> model_system(const ModelText& file, const ModelStateText* state) {
         if (state) state_from_text<S>(*state, model, q, qd);
         else assembled_initial_state(model, text, q, qd);
         return models::system_at(model, q, qd);
+      },
+      file);
+}
+
+// The same, stored sparse: a planar model's sparse system (no dense matrix;
+// the initial state is still assembled by dense solves, models::assemble);
+// a spatial model's dense system stored sparse.
+template <class S>
+SparseSystem<S> model_sparse_system(const ModelText& file, const ModelStateText* state) {
+  return std::visit(
+      [&](const auto& text) {
+        const auto model = to_model<S>(text);
+        Vector<S> q, qd;
+        if (state) state_from_text<S>(*state, model, q, qd);
+        else assembled_initial_state(model, text, q, qd);
+        if constexpr (std::is_same_v<std::decay_t<decltype(model)>, models::PlanarModel<S>>)
+          return models::sparse_system_at(model, q, qd);
+        else
+          return to_sparse(models::system_at(model, q, qd));
       },
       file);
 }

@@ -32,5 +32,7 @@
     "range-space (Schur complement) method of rigid-body codes, full row rank only")                          \
   X(nullspace, Nullspace, Floating, true, 1, 0, "pivoted QR of A (and of L_W^T A)",                           \
     "Gaussian reduced to an orthonormal basis of Null(A)")                                                    \
+  X(sparse, Sparse, Floating, true, 1, 0, "Heath's cut in a sparse QR of P^T = L^{-1} A^T L_W",               \
+    "cod's algebra on sparse Cholesky and Givens QR factors, in time linear in a mechanism's size")           \
   X(exact, Exact, Exact, true, 1, 0, "exact rank (full-pivoting LU, zero threshold)",                         \
     "rational arithmetic, no square root: the oracle of the tests and proofs")

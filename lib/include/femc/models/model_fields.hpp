@@ -3,7 +3,9 @@
 // share: the ground's index, the names of a model's items in messages, the
 // check that a joint or force joins two bodies, and which of φ, A, b a
 // constraint evaluation fills.
+#include <Eigen/SparseCore>
 #include <string>
+#include <vector>
 
 #include "femc/errors.hpp"
 #include "femc/linalg.hpp"
@@ -29,12 +31,27 @@ inline void check_joined_bodies(const std::string& field, int b1, int b2, int bo
                                 " to itself");
 }
 
-// Which of φ, A, b to fill (one loop over the joints for all three).
+// Which of φ, A, b to fill (one loop over the joints for all three); A
+// dense, or as the (row, column, value) triplets of a sparse A (duplicates
+// summed) for a large mechanism.
 template <class S>
 struct ConstraintParts {
   Vector<S>* phi = nullptr;
   Matrix<S>* A = nullptr;
   Vector<S>* b = nullptr;
+  std::vector<Eigen::Triplet<S, int>>* A_triplets = nullptr;
+};
+
+// Where A's entries go: the dense A or the triplets of ConstraintParts.
+template <class S>
+struct JacobianEntries {
+  Matrix<S>* dense = nullptr;
+  std::vector<Eigen::Triplet<S, int>>* triplets = nullptr;
+  explicit operator bool() const { return dense || triplets; }
+  void add(Index row, Index col, const S& value) const {
+    if (dense) (*dense)(row, col) += value;
+    else if (triplets) triplets->emplace_back(int(row), int(col), value);
+  }
 };
 
 }  // namespace model_detail

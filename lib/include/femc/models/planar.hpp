@@ -31,6 +31,7 @@
 #include "femc/contact/unilateral_problem.hpp"
 #include "femc/linalg.hpp"
 #include "femc/models/model_fields.hpp"
+#include "femc/sparse_system.hpp"
 #include "femc/system.hpp"
 
 namespace femc::models {
@@ -177,6 +178,15 @@ contact::ContactData<S> contact_data(const PlanarModel<S>& model, const Vector<S
 // The FEMC problem of the instant (C = 0, W = I).
 template <class S>
 System<S> system_at(const PlanarModel<S>& model, const Vector<S>& q, const Vector<S>& qd);
+
+// The same stored sparse, for large mechanisms: O(bodies + joints) storage
+// and work, no dense matrix (the method `sparse` solves it).
+template <class S>
+SparseSystem<S> sparse_system_at(const PlanarModel<S>& model, const Vector<S>& q, const Vector<S>& qd);
+template <class S>
+SparseMatrix<S> sparse_mass_matrix(const PlanarModel<S>& model);
+template <class S>
+SparseMatrix<S> sparse_constraint_jacobian(const PlanarModel<S>& model, const Vector<S>& q);
 
 // A point of a body (or of the ground) in the ground frame, and its velocity.
 template <class S>

@@ -47,17 +47,18 @@ PointState<S> point_state(const Vector<S>& q, const Vector<S>* qd, int body, con
 // Adds the row ∂(coefficient·r_P)/∂q of a point of `body` to A's row `row`
 // (translation columns: coefficient; angle column: coefficient·B s).
 template <class S>
-void add_point_row(Matrix<S>& A, Index row, int body, const Vec2<S>& coefficient, const Vec2<S>& Bs) {
+void add_point_row(const model_detail::JacobianEntries<S>& A, Index row, int body, const Vec2<S>& coefficient,
+                   const Vec2<S>& Bs) {
   if (body == kGround) return;
   const Index o = 3 * Index(body);
-  A(row, o) += coefficient(0);
-  A(row, o + 1) += coefficient(1);
-  A(row, o + 2) += coefficient.dot(Bs);
+  A.add(row, o, coefficient(0));
+  A.add(row, o + 1, coefficient(1));
+  A.add(row, o + 2, coefficient.dot(Bs));
 }
 
 template <class S>
-void add_angle(Matrix<S>& A, Index row, int body, const S& coefficient) {
-  if (body != kGround) A(row, 3 * Index(body) + 2) += coefficient;
+void add_angle(const model_detail::JacobianEntries<S>& A, Index row, int body, const S& coefficient) {
+  if (body != kGround) A.add(row, 3 * Index(body) + 2, coefficient);
 }
 
 using model_detail::ConstraintParts;
@@ -68,7 +69,9 @@ void evaluate_constraints(const PlanarModel<S>& model, const Vector<S>& q, const
   const Index m = constraint_rows(model), n = model.n();
   if (out.phi) *out.phi = Vector<S>::Zero(m);
   if (out.A) *out.A = Matrix<S>::Zero(m, n);
+  if (out.A_triplets) out.A_triplets->clear();
   if (out.b) *out.b = Vector<S>::Zero(m);
+  const model_detail::JacobianEntries<S> jacobian{out.A, out.A_triplets};
   Index row = 0;
   for (const PlanarJoint<S>& j : model.joints) {
     const PointState<S> p1 = point_state(q, qd, j.body1, j.point1), p2 = point_state(q, qd, j.body2, j.point2);
@@ -77,9 +80,9 @@ void evaluate_constraints(const PlanarModel<S>& model, const Vector<S>& q, const
     const Vec2<S> centripetal = p1.omega * p1.omega * p1.Rs - p2.omega * p2.omega * p2.Rs;
     auto angle_row = [&](Index r) {  // θ₂ − θ₁ − angle: b = 0
       if (out.phi) (*out.phi)(r) = p2.theta - p1.theta - j.angle;
-      if (out.A) {
-        add_angle(*out.A, r, j.body1, S(-1));
-        add_angle(*out.A, r, j.body2, S(1));
+      if (jacobian) {
+        add_angle(jacobian, r, j.body1, S(-1));
+        add_angle(jacobian, r, j.body2, S(1));
       }
     };
     switch (j.type) {
@@ -89,9 +92,9 @@ void evaluate_constraints(const PlanarModel<S>& model, const Vector<S>& q, const
         for (Index k = 0; k < 2; ++k) {
           const Vec2<S> e = Vec2<S>::Unit(k);
           if (out.phi) (*out.phi)(row + k) = -d(k);
-          if (out.A) {
-            add_point_row(*out.A, row + k, j.body1, e, p1.Bs);
-            add_point_row(*out.A, row + k, j.body2, Vec2<S>(-e), p2.Bs);
+          if (jacobian) {
+            add_point_row(jacobian, row + k, j.body1, e, p1.Bs);
+            add_point_row(jacobian, row + k, j.body2, Vec2<S>(-e), p2.Bs);
           }
           if (out.b) (*out.b)(row + k) = centripetal(k);
         }
@@ -107,10 +110,10 @@ void evaluate_constraints(const PlanarModel<S>& model, const Vector<S>& q, const
         const Vec2<S> nrm = j.body1 == kGround ? n1 : nn.Rs, Bn = nn.Bs;
         const Index r = row + 1;
         if (out.phi) (*out.phi)(r) = nrm.dot(d);
-        if (out.A) {
-          add_point_row(*out.A, r, j.body1, Vec2<S>(-nrm), p1.Bs);
-          add_angle(*out.A, r, j.body1, Bn.dot(d));
-          add_point_row(*out.A, r, j.body2, nrm, p2.Bs);
+        if (jacobian) {
+          add_point_row(jacobian, r, j.body1, Vec2<S>(-nrm), p1.Bs);
+          add_angle(jacobian, r, j.body1, Bn.dot(d));
+          add_point_row(jacobian, r, j.body2, nrm, p2.Bs);
         }
         if (out.b) (*out.b)(r) = p1.omega * p1.omega * nrm.dot(d) - S(2) * p1.omega * Bn.dot(dv) - nrm.dot(centripetal);
         break;
@@ -118,9 +121,9 @@ void evaluate_constraints(const PlanarModel<S>& model, const Vector<S>& q, const
       case PlanarJointType::Distance:
         // φ = ½(d·d − L²), A = dᵀ ∂d/∂q, b = −ḋ·ḋ − d·(θ̇₁² R₁s₁ − θ̇₂² R₂s₂).
         if (out.phi) (*out.phi)(row) = (d.dot(d) - j.length * j.length) / S(2);
-        if (out.A) {
-          add_point_row(*out.A, row, j.body1, Vec2<S>(-d), p1.Bs);
-          add_point_row(*out.A, row, j.body2, d, p2.Bs);
+        if (jacobian) {
+          add_point_row(jacobian, row, j.body1, Vec2<S>(-d), p1.Bs);
+          add_point_row(jacobian, row, j.body2, d, p2.Bs);
         }
         if (out.b) (*out.b)(row) = -dv.dot(dv) - d.dot(centripetal);
         break;
@@ -354,14 +357,51 @@ contact::ContactData<S> contact_data(const PlanarModel<S>& model, const Vector<S
     const PlanarContact<S>& c = model.contacts[std::size_t(i)];
     const auto [nrm, tan] = planar_detail::contact_frame(c);
     const planar_detail::PointState<S> p = planar_detail::point_state(q, &qd, c.body, c.point);
-    planar_detail::add_point_row(d.WN, i, c.body, nrm, p.Bs);
-    planar_detail::add_point_row(d.Wt, i, c.body, tan, p.Bs);
+    planar_detail::add_point_row<S>({&d.WN}, i, c.body, nrm, p.Bs);
+    planar_detail::add_point_row<S>({&d.Wt}, i, c.body, tan, p.Bs);
     d.WbarN(i) = -p.omega * p.omega * nrm.dot(p.Rs);
     d.WbarT(i) = -p.omega * p.omega * tan.dot(p.Rs);
     d.mu(i) = c.friction;
     d.s(i) = contact::friction_sign<S>(tan.dot(p.v));
   }
   return d;
+}
+
+template <class S>
+SparseMatrix<S> sparse_mass_matrix(const PlanarModel<S>& model) {
+  std::vector<Eigen::Triplet<S, int>> t;
+  t.reserve(model.n());
+  for (std::size_t i = 0; i < model.bodies.size(); ++i) {
+    const int o = 3 * int(i);
+    t.emplace_back(o, o, model.bodies[i].mass);
+    t.emplace_back(o + 1, o + 1, model.bodies[i].mass);
+    t.emplace_back(o + 2, o + 2, model.bodies[i].inertia);
+  }
+  SparseMatrix<S> M(model.n(), model.n());
+  M.setFromTriplets(t.begin(), t.end());
+  return M;
+}
+
+template <class S>
+SparseMatrix<S> sparse_constraint_jacobian(const PlanarModel<S>& model, const Vector<S>& q) {
+  std::vector<Eigen::Triplet<S, int>> t;
+  planar_detail::evaluate_constraints<S>(model, q, nullptr, {nullptr, nullptr, nullptr, &t});
+  SparseMatrix<S> A(constraint_rows(model), model.n());
+  A.setFromTriplets(t.begin(), t.end());
+  return A;
+}
+
+template <class S>
+SparseSystem<S> sparse_system_at(const PlanarModel<S>& model, const Vector<S>& q, const Vector<S>& qd) {
+  std::vector<Eigen::Triplet<S, int>> t;
+  SparseSystem<S> sys;
+  planar_detail::evaluate_constraints<S>(model, q, &qd, {nullptr, nullptr, &sys.b, &t});
+  sys.A.resize(constraint_rows(model), model.n());
+  sys.A.setFromTriplets(t.begin(), t.end());
+  sys.M = sparse_mass_matrix(model);
+  sys.Q = applied_forces(model, q);
+  sys.C = Vector<S>::Zero(model.n());
+  return sys;
 }
 
 template <class S>
