@@ -181,6 +181,7 @@ void register_qd();
 void register_mpfr();
 void register_exact();
 void register_lapacke();
+void register_sparse_scaling();
 void register_mpfr_ops();
 void register_op_counts();
 

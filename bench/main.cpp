@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
   register_qd();
   register_mpfr();
   register_exact();
+  register_sparse_scaling();
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

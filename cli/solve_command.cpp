@@ -70,8 +70,8 @@ DataPrecisionChoice choose_data_precision(const SystemText& text, const std::str
   return c;
 }
 
-template <class S>
-std::string solve_at(const System<S>& sys, Method method, const std::string& rank_tol, const DataPrecisionChoice& data) {
+template <class S, class Sys>
+std::string solve_at(const Sys& sys, Method method, const std::string& rank_tol, const DataPrecisionChoice& data) {
   Options<S> opt;
   opt.method = method;
   opt.data_precision = data.data;
@@ -100,6 +100,20 @@ System<S> input_system(const SystemText* text, const ModelText* model, const Mod
   }
 }
 
+// The solve at S: method sparse on exact data takes the input stored sparse
+// (no dense matrix: a system file's sparse matrices, a planar model's
+// sparse system); everything else the dense system.
+template <class S>
+std::string solve_input(const SystemText* t, const ModelText* mt, const ModelStateText* st, Method method,
+                        const std::string& rank_tol, const DataPrecisionChoice& data) {
+  if (method == Method::Sparse && data.data.exact()) {
+    if (t) return solve_at<S>(to_sparse_system<S>(*t), method, rank_tol, data);
+    if constexpr (!std::is_same_v<S, double_double> && !std::is_same_v<S, quad_double>)
+      return solve_at<S>(dynamics::model_sparse_system<S>(*mt, st), method, rank_tol, data);
+  }
+  return solve_at<S>(input_system<S>(t, mt, st), method, rank_tol, data);
+}
+
 std::string run(const SolveArgs& a) {
   const std::string document = io::read_input_file(a.input);
   // A model file (it has a "kind") is evaluated in floating point; its
@@ -126,6 +140,7 @@ std::string run(const SolveArgs& a) {
   };
   const Method method = !a.method.empty()         ? parse_method(a.method)
                         : a.precision == "exact" ? first_of(Arithmetic::Exact)
+                        : text && text->sparse() ? Method::Sparse
                                                  : Method::Cod;
   const bool exact_method = method_info(method).capabilities.arithmetic == Arithmetic::Exact;
   const std::string p = !a.precision.empty() ? a.precision : exact_method ? "exact" : "double";
@@ -153,14 +168,14 @@ std::string run(const SolveArgs& a) {
                                     "floating-point precision (e.g. 256)");
     return solve_at<rational>(to_system<rational>(*t), method, a.rank_tol, data);
   }
-  if (p == "double") return solve_at<double>(input_system<double>(t, mt, st), method, a.rank_tol, data);
-  if (p == "long-double") return solve_at<long double>(input_system<long double>(t, mt, st), method, a.rank_tol, data);
-  if (p == "float128") return solve_at<float128>(input_system<float128>(t, mt, st), method, a.rank_tol, data);
-  if (p == "dd") return solve_at<double_double>(input_system<double_double>(t, mt, st), method, a.rank_tol, data);
-  if (p == "qd") return solve_at<quad_double>(input_system<quad_double>(t, mt, st), method, a.rank_tol, data);
+  if (p == "double") return solve_input<double>(t, mt, st, method, a.rank_tol, data);
+  if (p == "long-double") return solve_input<long double>(t, mt, st, method, a.rank_tol, data);
+  if (p == "float128") return solve_input<float128>(t, mt, st, method, a.rank_tol, data);
+  if (p == "dd") return solve_input<double_double>(t, mt, st, method, a.rank_tol, data);
+  if (p == "qd") return solve_input<quad_double>(t, mt, st, method, a.rank_tol, data);
   if (const auto bits = mpfr_bits(p)) {
     MpfrPrecision guard(*bits);
-    return solve_at<mpfr_real>(input_system<mpfr_real>(t, mt, st), method, a.rank_tol, data);
+    return solve_input<mpfr_real>(t, mt, st, method, a.rank_tol, data);
   }
   throw InputError("precision", "unknown precision '" + p.substr(0, 40) +
                                     "' (double, long-double, float128, dd, qd, exact, or MPFR bits 24..65536)");
@@ -172,7 +187,8 @@ std::function<int()> add_solve_command(CLI::App& app) {
   auto args = std::make_shared<SolveArgs>();
   CLI::App* cmd = app.add_subcommand("solve", "Solve one system (JSON) for q̈, Qᴺ, Qᵂ, Qᶜ, λ, G_g, ‖δ‖");
   cmd->add_option("system", args->input,
-                  "System JSON (M, A, b, Q, optional C, W) or a model file (\"kind\": \"planar\" or \"spatial\"; solved at its "
+                  "System JSON (M, A, b, Q, optional C, W; a matrix dense as rows or sparse as {rows, cols, "
+                  "entries: [[i, j, x], ...]}) or a model file (\"kind\": \"planar\" or \"spatial\"; solved at its "
                   "initial state)")
       ->required();
   cmd->add_option("--state", args->state,
@@ -180,7 +196,8 @@ std::function<int()> add_solve_command(CLI::App& app) {
                   "used as given");
   cmd->add_option("--precision", args->precision,
                   "double | long-double | float128 | dd | qd | BITS (MPFR) | exact (default double)");
-  cmd->add_option("--method", args->method, "one of " + method_names() + " (default cod)");
+  cmd->add_option("--method", args->method,
+                  "one of " + method_names() + " (default cod; sparse for a system with a sparse matrix)");
   cmd->add_option("--rank-tol", args->rank_tol, "relative rank tolerance τ (default max(m,n)·ε)");
   cmd->add_option("--data-precision", args->data_precision,
                   "the precision the data were rounded to: exact | double | long-double | float128 | BITS "

@@ -159,6 +159,36 @@ TEST(Cli, DataPrecisionDecidesTheRankOfRoundedData) {
   EXPECT_NE(got["diagnostics"]["warnings"][0].get<std::string>().find("rounding noise"), std::string::npos);
 }
 
+// A system with sparse matrices is solved by method sparse (the default for
+// it) without a dense matrix; its q̈ is cod's on the same system to the
+// bound of tests/test_sparse.cpp, 2·u·4√(n + m)·(κ(B) + κ(M))·‖q̈‖∞ with
+// cod's estimates of κ; --method cod solves its dense copy.
+TEST(Cli, ASparseSystemFileIsSolvedSparse) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("femc_sparse_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const std::string path = (dir / "sparse.json").string();
+  std::ofstream(path) << R"({"M": {"rows": 3, "cols": 3, "entries": [[0, 0, 2], [1, 1, 3], [2, 2, 4]]},
+    "A": {"rows": 2, "cols": 3, "entries": [[0, 0, 1], [0, 1, -1], [1, 1, 1], [1, 2, 1], [0, 2, "1/2"]]},
+    "b": [1, 2], "Q": [0, -9.81, 1]})";
+  const CliRun sparse = femc("solve " + path);
+  const CliRun cod = femc("solve " + path + " --method cod");
+  fs::remove_all(dir);
+  ASSERT_EQ(sparse.status, 0) << sparse.err;
+  ASSERT_EQ(cod.status, 0) << cod.err;
+  const auto a = nlohmann::json::parse(sparse.out), c = nlohmann::json::parse(cod.out);
+  EXPECT_EQ(a["method"], "sparse");
+  EXPECT_EQ(c["method"], "cod");
+  EXPECT_EQ(a["rank"], 2);
+  const double kB = std::stod(c["diagnostics"]["kappa_B"].get<std::string>());
+  const double kM = std::stod(c["diagnostics"]["kappa_M"].get<std::string>());
+  double scale = 0;
+  for (int i = 0; i < 3; ++i) scale = std::max(scale, std::abs(std::stod(c["qdd"][i].get<std::string>())));
+  const double bound = 2 * 0x1p-53 * 4 * std::sqrt(5.0) * (kB + kM) * scale;
+  for (int i = 0; i < 3; ++i)
+    EXPECT_NEAR(std::stod(a["qdd"][i].get<std::string>()), std::stod(c["qdd"][i].get<std::string>()), bound) << i;
+}
+
 TEST(Cli, KktOnRankDeficientConstraintsIsAnErrorNotAWrongAnswer) {
   CliRun r = femc("solve --method kkt " + example("weighted_inconsistent.json"));
   EXPECT_EQ(r.status, 3);

@@ -70,6 +70,50 @@ TEST(JsonSystem, BadDocumentsNameTheField) {
   expect_field(R"({"M": [[[[[[[[[[1]]]]]]]]]], "A": [], "b": [], "Q": [1]})", "document", "nested deeper");
 }
 
+// A matrix may be given sparse: the same system as its dense form, dense
+// or sparse, at any precision; bad sparse matrices name the entry.
+TEST(JsonSystem, SparseMatricesAreTheDenseOnes) {
+  const SystemText dense = read_system_text(
+      R"({"M": [[2, 0.5], [0.5, 1]], "A": [[1, "1/3"], [0, 4]], "b": [0.1, 1], "Q": ["1e-3", 2], "W": [[3, 0], [0, 1]]})");
+  const SystemText sparse = read_system_text(R"({"M": {"rows": 2, "cols": 2, "entries": [[0, 0, 2], [1, 0, 0.5], [0, 1, 0.5], [1, 1, 1]]},
+      "A": {"rows": 2, "cols": 2, "entries": [[0, 0, 1], [0, 1, "1/3"], [1, 1, 4]]}, "b": [0.1, 1], "Q": ["1e-3", 2],
+      "W": {"rows": 2, "cols": 2, "entries": [[0, 0, 3], [1, 1, 1]]}})");
+  EXPECT_FALSE(dense.sparse());
+  EXPECT_TRUE(sparse.sparse());
+  const System<rational> a = to_system<rational>(dense), b = to_system<rational>(sparse);
+  EXPECT_EQ(a.M, b.M);
+  EXPECT_EQ(a.A, b.A);
+  EXPECT_EQ(a.W, b.W);
+  const SparseSystem<rational> c = to_sparse_system<rational>(sparse), d = to_sparse_system<rational>(dense);
+  EXPECT_EQ(Matrix<rational>(c.A), a.A);
+  EXPECT_EQ(Matrix<rational>(d.M), a.M);
+  EXPECT_EQ(c.A.nonZeros(), 3);
+  // A sparse system beyond a dense one's rows is read sparse only.
+  std::string zeros = "0";
+  for (int i = 1; i < 3000; ++i) zeros += ", 0";
+  const std::string doc =
+      R"({"M": {"rows": 3000, "cols": 3000, "entries": [[0, 0, 1]]}, "A": [], "b": [], "Q": [)" + zeros + "]}";
+  EXPECT_EQ(read_system_text(doc).n, 3000);
+  expect_field(doc, "method", "solved sparse");
+}
+
+TEST(JsonSystem, BadSparseMatricesNameTheEntry) {
+  const std::string tail = R"(, "A": [], "b": [], "Q": [1, 1]})";
+  expect_field(R"({"M": {"rows": 2, "cols": 2, "entries": [[0, 0, 1], [0, 0, 2]]})" + tail, "M.entries[1]", "twice");
+  expect_field(R"({"M": {"rows": 2, "cols": 2, "entries": [[2, 0, 1]]})" + tail, "M.entries[0]", "row 2 outside");
+  expect_field(R"({"M": {"rows": 2, "cols": 2, "entries": [[0, 5, 1]]})" + tail, "M.entries[0]", "column 5 outside");
+  expect_field(R"({"M": {"rows": 2, "cols": 2, "entries": [[0, 0]]})" + tail, "M.entries[0]", "[row, column, value]");
+  expect_field(R"({"M": {"rows": 2, "cols": 2, "entries": [[-1, 0, 1]]})" + tail, "M.entries[0][0]", "non-negative");
+  expect_field(R"({"M": {"rows": 2, "cols": 2, "entries": [[0.5, 0, 1]]})" + tail, "M.entries[0][0]", "non-negative");
+  expect_field(R"({"M": {"rows": 2, "cols": 2, "entries": [[0, 0, "x"]]})" + tail, "M.entries[0][2]", "not a decimal");
+  expect_field(R"({"M": {"rows": 2, "cols": 3, "entries": []})" + tail, "M.cols", "square");
+  expect_field(R"({"M": {"rows": 2, "entries": []})" + tail, "M.cols", "missing");
+  expect_field(R"({"M": {"rows": 2, "cols": 2, "entries": [], "x": 1})" + tail, "M.x", "unknown key");
+  expect_field(R"({"M": [[1]], "A": {"rows": 1, "cols": 2, "entries": []}, "b": [1], "Q": [1]})", "A.cols", "expected 1");
+  expect_field(R"({"M": [[1]], "A": {"rows": 1, "cols": 1, "entries": []}, "b": [1], "Q": [1],
+                  "W": {"rows": 2, "cols": 2, "entries": []}})", "W.rows", "expected 1");
+}
+
 // JSON numbers beyond double's range (nlohmann's lexer stops at them): read
 // exactly from their text at MPFR and exact precisions, in their place among
 // the other numbers, signs kept; strings that look like them untouched; the

@@ -54,6 +54,55 @@ Index read_matrix(const json& v, const char* name, Index rows, Index cols, std::
   return static_cast<Index>(v.size());
 }
 
+// A non-negative integer given as a JSON number (an index or a size), at
+// most `limit`.
+Index read_index(const json& v, const std::string& field, Index limit) {
+  if (!is_number(v)) throw InputError(field, std::string("expected an integer, got ") + kind_name(v));
+  const std::string t = entry_text(v, field);
+  if (t.empty() || t.size() > 12 || t.find_first_not_of("0123456789") != std::string::npos)
+    throw InputError(field, "expected a non-negative integer, got " + t.substr(0, 40));
+  const Index x = std::stoll(t);
+  if (x > limit) throw InputError(field, t + " exceeds " + std::to_string(limit));
+  return x;
+}
+
+// {"rows": R, "cols": C, "entries": [[i, j, x], ...]}; rows/cols < 0: any
+// (within kMaxSparseDimension).
+SparseText read_sparse(const json& v, const char* name, Index rows, Index cols) {
+  const std::string base(name);
+  static const std::set<std::string> known = {"rows", "cols", "entries"};
+  for (auto it = v.begin(); it != v.end(); ++it)
+    if (!known.count(it.key()))
+      throw InputError(base + "." + it.key().substr(0, 40), "unknown key (a sparse matrix has rows, cols, entries)");
+  for (const char* k : {"rows", "cols", "entries"})
+    if (!v.contains(k)) throw InputError(base + "." + k, "missing");
+  SparseText t;
+  t.rows = read_index(v["rows"], base + ".rows", kMaxSparseDimension);
+  t.cols = read_index(v["cols"], base + ".cols", kMaxSparseDimension);
+  if (rows >= 0 && t.rows != rows)
+    throw InputError(base + ".rows", "expected " + std::to_string(rows) + ", got " + std::to_string(t.rows));
+  if (cols >= 0 && t.cols != cols)
+    throw InputError(base + ".cols", "expected " + std::to_string(cols) + ", got " + std::to_string(t.cols));
+  const json& e = v["entries"];
+  if (!e.is_array()) throw InputError(base + ".entries", std::string("expected an array, got ") + kind_name(e));
+  std::set<std::pair<Index, Index>> seen;
+  for (std::size_t k = 0; k < e.size(); ++k) {
+    const std::string field = base + ".entries[" + std::to_string(k) + "]";
+    if (!e[k].is_array() || e[k].size() != 3)
+      throw InputError(field, "expected [row, column, value]");
+    const Index i = read_index(e[k][0], field + "[0]", kMaxSparseDimension);
+    const Index j = read_index(e[k][1], field + "[1]", kMaxSparseDimension);
+    if (i >= t.rows) throw InputError(field, "row " + std::to_string(i) + " outside 0.." + std::to_string(t.rows - 1));
+    if (j >= t.cols) throw InputError(field, "column " + std::to_string(j) + " outside 0.." + std::to_string(t.cols - 1));
+    if (!seen.insert({i, j}).second)
+      throw InputError(field, "position (" + std::to_string(i) + ", " + std::to_string(j) + ") given twice");
+    t.row.push_back(i);
+    t.col.push_back(j);
+    t.value.push_back(entry_text(e[k][2], field + "[2]"));
+  }
+  return t;
+}
+
 }  // namespace
 
 bool could_be_double(std::string_view text) {
@@ -100,21 +149,46 @@ SystemText read_system_text(std::string_view text) {
 
   SystemText t;
   const json& M = root["M"];
-  if (!M.is_array()) throw InputError("M", std::string("expected an array of rows, got ") + kind_name(M));
-  if (M.empty()) throw InputError("M", "must have at least one row (n ≥ 1)");
-  t.n = static_cast<Index>(M.size());
-  if (t.n > kMaxJsonDimension)
-    throw InputError("M", "n = " + std::to_string(t.n) + " exceeds the limit " + std::to_string(kMaxJsonDimension));
-  read_matrix(M, "M", t.n, t.n, t.M);
-  t.m = read_matrix(root["A"], "A", -1, t.n, t.A);
+  if (M.is_object() && !is_number(M)) {
+    t.M_sparse = read_sparse(M, "M", -1, -1);
+    t.n = t.M_sparse->rows;
+    if (t.M_sparse->cols != t.n)
+      throw InputError("M.cols", "M must be square: " + std::to_string(t.n) + " rows, " +
+                                     std::to_string(t.M_sparse->cols) + " columns");
+    if (t.n == 0) throw InputError("M", "must have at least one row (n ≥ 1)");
+  } else {
+    if (!M.is_array()) throw InputError("M", std::string("expected an array of rows or a sparse matrix, got ") + kind_name(M));
+    if (M.empty()) throw InputError("M", "must have at least one row (n ≥ 1)");
+    t.n = static_cast<Index>(M.size());
+    if (t.n > kMaxJsonDimension)
+      throw InputError("M", "n = " + std::to_string(t.n) + " exceeds the limit " + std::to_string(kMaxJsonDimension) +
+                                " of a dense matrix (give M sparse: {\"rows\", \"cols\", \"entries\"})");
+    read_matrix(M, "M", t.n, t.n, t.M);
+  }
+  if (root["A"].is_object() && !is_number(root["A"])) {
+    t.A_sparse = read_sparse(root["A"], "A", -1, t.n);
+    t.m = t.A_sparse->rows;
+  } else {
+    t.m = read_matrix(root["A"], "A", -1, t.n, t.A);
+  }
   read_vector(root["b"], "b", t.m, t.b);
   read_vector(root["Q"], "Q", t.n, t.Q);
   if (root.contains("C")) read_vector(root["C"], "C", t.n, t.C);
-  if (root.contains("W")) read_matrix(root["W"], "W", t.m, t.m, t.W);
+  if (root.contains("W")) {
+    if (root["W"].is_object() && !is_number(root["W"])) t.W_sparse = read_sparse(root["W"], "W", t.m, t.m);
+    else read_matrix(root["W"], "W", t.m, t.m, t.W);
+  }
   if (root.contains("data_precision")) {
     t.data_precision = root["data_precision"].get<std::string>();
     parse_data_precision(t.data_precision, "data_precision");  // checked here, named by its key
   }
+  for (const auto* sp : {&t.M_sparse, &t.A_sparse, &t.W_sparse})
+    if (*sp)
+      for (const std::string& x : (*sp)->value)
+        if (!could_be_double(x)) {
+          t.every_number_could_be_double = false;
+          return t;
+        }
   for (const auto* part : {&t.M, &t.A, &t.b, &t.Q, &t.C, &t.W})
     for (const std::string& x : *part)
       if (!could_be_double(x)) {

@@ -8,6 +8,15 @@
 // holding a decimal ("0.1") or a rational ("1/3"); either way its text is
 // kept and read at the working precision (a JSON number is never passed
 // through double). Anything else is an InputError naming the field.
+//
+// M, A and W may each be given sparse, as an object
+//   {"rows": R, "cols": C, "entries": [[i, j, x], ...]}
+// of 0-based row and column indices and values (each position at most once,
+// the rest zero; M and W whole, both triangles). A document with a sparse
+// matrix is a sparse system (SystemText::sparse()), read with
+// to_sparse_system() up to kMaxSparseDimension coordinates; to_system()
+// reads it dense up to kMaxJsonDimension only.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +25,7 @@
 #include "femc/scalar/number_text.hpp"
 #include "femc/scalar/traits.hpp"
 #include "femc/solution.hpp"
+#include "femc/sparse_system.hpp"
 #include "femc/system.hpp"
 
 namespace femc {
@@ -29,10 +39,21 @@ inline constexpr int kMaxJsonDepth = 8;
 inline constexpr Index kMaxJsonDimension = 2048;
 inline constexpr std::size_t kMaxJsonValues = 3 * std::size_t(kMaxJsonDimension) * (kMaxJsonDimension + 1);
 
+// A matrix given sparse: its entries as (row, column, decimal text), each
+// position once, indices checked against the shape.
+struct SparseText {
+  Index rows = 0, cols = 0;
+  std::vector<Index> row, col;
+  std::vector<std::string> value;
+};
+
 // A system as decimal texts, row-major; shapes already checked.
 struct SystemText {
   Index n = 0, m = 0;
   std::vector<std::string> M, A, b, Q, C, W;  // C and W empty when absent
+  // A matrix given sparse is here, its dense texts above empty.
+  std::optional<SparseText> M_sparse, A_sparse, W_sparse;
+  bool sparse() const { return M_sparse || A_sparse || W_sparse; }
   std::string data_precision;  // the "data_precision" key, checked; empty when absent
   // Every number could be a double written to round-trip: a decimal of at
   // most 17 significant digits within double's exponent range (no "p/q").
@@ -67,6 +88,18 @@ Matrix<S> to_matrix(const std::vector<std::string>& t, Index rows, Index cols, c
 }
 
 template <class S>
+SparseMatrix<S> to_sparse_matrix(const SparseText& t, const char* name) {
+  std::vector<Eigen::Triplet<S, int>> entries;
+  entries.reserve(t.value.size());
+  for (std::size_t k = 0; k < t.value.size(); ++k)
+    entries.emplace_back(int(t.row[k]), int(t.col[k]),
+                         parse_entry<S>(t.value[k], std::string(name) + ".entries[" + std::to_string(k) + "]"));
+  SparseMatrix<S> X(t.rows, t.cols);
+  X.setFromTriplets(entries.begin(), entries.end());
+  return X;
+}
+
+template <class S>
 Vector<S> to_vector(const std::vector<std::string>& t, Index size, const char* name) {
   Vector<S> v(size);
   for (Index i = 0; i < size; ++i)
@@ -79,13 +112,36 @@ Vector<S> to_vector(const std::vector<std::string>& t, Index size, const char* n
 // the entry ("A[2][0]: number \"1e99999\" overflows double").
 template <class S>
 System<S> to_system(const SystemText& t) {
+  if (t.sparse() && (t.n > kMaxJsonDimension || t.m > kMaxJsonDimension))
+    throw InputError("method", "a sparse system of n = " + std::to_string(t.n) + ", m = " + std::to_string(t.m) +
+                                   " is solved sparse (method sparse); dense solves stop at " +
+                                   std::to_string(kMaxJsonDimension) + " rows");
   System<S> s;
-  s.M = detail::to_matrix<S>(t.M, t.n, t.n, "M");
-  s.A = detail::to_matrix<S>(t.A, t.m, t.n, "A");
+  s.M = t.M_sparse ? Matrix<S>(detail::to_sparse_matrix<S>(*t.M_sparse, "M")) : detail::to_matrix<S>(t.M, t.n, t.n, "M");
+  s.A = t.A_sparse ? Matrix<S>(detail::to_sparse_matrix<S>(*t.A_sparse, "A")) : detail::to_matrix<S>(t.A, t.m, t.n, "A");
   s.b = detail::to_vector<S>(t.b, t.m, "b");
   s.Q = detail::to_vector<S>(t.Q, t.n, "Q");
   s.C = t.C.empty() ? Vector<S>(Vector<S>::Zero(t.n)) : detail::to_vector<S>(t.C, t.n, "C");
-  s.W = t.W.empty() ? Matrix<S>(Matrix<S>::Identity(t.m, t.m)) : detail::to_matrix<S>(t.W, t.m, t.m, "W");
+  if (t.W_sparse) s.W = Matrix<S>(detail::to_sparse_matrix<S>(*t.W_sparse, "W"));
+  else s.W = t.W.empty() ? Matrix<S>(Matrix<S>::Identity(t.m, t.m)) : detail::to_matrix<S>(t.W, t.m, t.m, "W");
+  return s;
+}
+
+// The same, stored sparse (a dense matrix of the document is stored sparse).
+template <class S>
+SparseSystem<S> to_sparse_system(const SystemText& t) {
+  SparseSystem<S> s;
+  auto matrix = [](const std::optional<SparseText>& sp, const std::vector<std::string>& dense, Index rows, Index cols,
+                   const char* name) {
+    return sp ? detail::to_sparse_matrix<S>(*sp, name)
+              : SparseMatrix<S>(detail::to_matrix<S>(dense, rows, cols, name).sparseView(S(0), S(0)));
+  };
+  s.M = matrix(t.M_sparse, t.M, t.n, t.n, "M");
+  s.A = matrix(t.A_sparse, t.A, t.m, t.n, "A");
+  s.b = detail::to_vector<S>(t.b, t.m, "b");
+  s.Q = detail::to_vector<S>(t.Q, t.n, "Q");
+  s.C = t.C.empty() ? Vector<S>(Vector<S>::Zero(t.n)) : detail::to_vector<S>(t.C, t.n, "C");
+  if (t.W_sparse || !t.W.empty()) s.W = matrix(t.W_sparse, t.W, t.m, t.m, "W");
   return s;
 }
 
