@@ -373,7 +373,7 @@ def rank_text(rows):
               "step is the rank threshold at work (σ is representable but below τ·d₁); the data's own step is "
               "where σ rounds away.")
     data_d = []
-    data_d.append("literal, cod and nullspace switch at the same σ in every precision." if same else
+    data_d.append(f"{joined([m for m in methods if m != 'kkt'])} switch at the same σ in every precision." if same else
                   "The methods switch at different σ: " + "; ".join(
                       f"{m}: " + ", ".join(f"{p} {pow2(v[1]['k'])}" for p, v in ps.rank_drops(rows, m).items() if v[1])
                       for m in methods if m != "kkt") + ".")

@@ -37,34 +37,13 @@ S rank_tolerance(const Options<S>& opt, Index m, Index n) {
 // alone. decide_formed_rank below says what decides it then. A user's
 // rank_tol is taken as given.
 template <class S>
-S formed_rank_tolerance(const Options<S>& opt, const S& tol, const S& kappa_M, const S& kappa_W) {
+S formed_rank_tolerance(const Options<S>& opt, Index m, Index n, const S& kappa_M, const S& kappa_W) {
   if (opt.rank_tol) return *opt.rank_tol;
   using std::sqrt;
   const S amplification = sqrt(kappa_M) * sqrt(kappa_W);
+  const S tol = default_rank_tolerance<S>(m, n);
   if (!(amplification >= S(1)) || !(amplification < S(1) / tol)) return tol;  // not finite or meaningless
   return tol * amplification;
-}
-template <class S>
-S formed_rank_tolerance(const Options<S>& opt, Index m, Index n, const S& kappa_M, const S& kappa_W) {
-  return formed_rank_tolerance(opt, default_rank_tolerance<S>(m, n), kappa_M, kappa_W);
-}
-
-// The default τ of a QR ordered for fill rather than pivoted by norm
-// (method sparse, decomposition/sparse_complete_orthogonal.hpp), whose cut
-// is Heath's: a column is dependent when its remaining norm |R_kk| is below
-// τ·d₁, d₁ the largest column norm. Without pivoting, a column that depends
-// on earlier ones keeps the rounding errors of all the rotations that
-// reached it: Givens QR is backward stable column by column,
-// ‖Δx_k‖ ≤ γ̃_{m+n}‖x_k‖ (Higham, Accuracy and Stability, 2nd ed., Thm
-// 19.10), so |R_kk| of an exactly dependent column can reach c·(m + n)·u·d₁,
-// above the max(m, n)·ε of a pivoted QR, whose dependent columns come last
-// and small. τ = 20·(m + n)·ε is the default of SuiteSparseQR (Davis,
-// Algorithm 915, ACM TOMS 38, 2011) and of Eigen's SparseQR, 40 units of
-// (m + n)·u; tests/test_sparse.cpp measures the dependent columns' |R_kk|
-// well below it. A user's rank_tol is taken as given.
-template <class S>
-S heath_rank_tolerance(const Options<S>& opt, Index m, Index n) {
-  return opt.rank_tol ? *opt.rank_tol : S(S(20) * S(m + n) * Eigen::NumTraits<S>::epsilon());
 }
 
 // d holds the magnitudes, non-increasing. Counts the leading d_i > tol·d₁.

@@ -70,7 +70,9 @@ class SparseCompleteOrthogonal {
   // The rank, in two steps.
   // 1. Heath's cut in the sparse QR of Xt at τ·d₁, d₁ the largest row norm
   //    of X (within √n of ‖X‖₂, as |R₁₁| of a pivoted QR): it catches a
-  //    column whose remaining norm is at rounding level.
+  //    column whose remaining norm is at rounding level. It drops nothing
+  //    that step 2 would keep: σ_min of a triangle is at most its smallest
+  //    |R_kk|.
   // 2. Rank revealing (Chan, Rank revealing QR factorizations, Linear
   //    Algebra Appl. 88/89, 1987): the QR is ordered for fill, so a set of
   //    nearly dependent columns met one after the other leaves no small
@@ -80,7 +82,9 @@ class SparseCompleteOrthogonal {
   //    (Q is orthogonal), and its vector v come from inverse iteration with
   //    R₁₁ (triangular solves, linear cost); while σ is at or below the cut,
   //    the column of the largest |v_i| is marked dependent and X factored
-  //    again. The cut is τ·d₁, raised to the data's level when it applies,
+  //    again with it last, where its remaining norm is at most √r·σ (Chan):
+  //    the part dropped is of the size of σ, not of its |R_kk| where it
+  //    stood (a rank-3 draw lost 10⁻⁷ of q̈ that way, at every precision). The cut is τ·d₁, raised to the data's level when it applies,
   //    and to τ_formed·d₁ while the rank exceeds rank_of_A (rank.hpp's band).
   // σ estimated by inverse iteration is an upper bound of X's r-th singular
   // value; a missed dependency needs a σ above the cut, for which the
@@ -117,7 +121,7 @@ class SparseCompleteOrthogonal {
         using std::abs;
         if (abs(v(l)) > abs(v(worst))) worst = l;
       }
-      dead[qr_.live()[worst]] = 1;
+      dead[qr_.column_at(qr_.live()[worst])] = 1;
       qr_.compute(Xt, cut_heath, dead);
       if (qr_.largest_dropped() > dropped) dropped = qr_.largest_dropped();
     }

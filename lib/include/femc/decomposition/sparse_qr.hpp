@@ -49,9 +49,11 @@ template <class S>
 class SparseQR {
  public:
   // Factors X with the columns whose |R_kk| ≤ threshold (absolute) dead,
-  // and those at the positions marked in `dead` (a column a rank-revealing
-  // step found dependent; the positions are the same for every X of one
-  // pattern).
+  // and the columns marked in `dead` (by column of X: those a rank-revealing
+  // step found dependent). A marked column is ordered after all the others,
+  // so that what is dropped of it is its part outside the span of all of
+  // them (Chan's rank-revealing QR moves such a column last for the same
+  // reason), and its |R_kk| counts among the dropped magnitudes.
   void compute(const SparseMatrix<S>& X, const S& threshold, const std::vector<char>& dead = {});
 
   Index rows() const { return rows_; }
@@ -196,10 +198,10 @@ void SparseQR<S>::compute(const SparseMatrix<S>& X, const S& threshold, const st
   }  // position perm.indices()(j) for column j
   order_.assign(cols_, 0);
   std::vector<Index> position(cols_);
-  for (Index j = 0; j < cols_; ++j) {
-    position[j] = perm.size() ? perm.indices()(j) : j;
-    order_[position[j]] = j;
-  }
+  for (Index j = 0; j < cols_; ++j) order_[perm.size() ? perm.indices()(j) : j] = j;
+  auto marked = [&](Index j) { return j < Index(dead.size()) && dead[j]; };
+  std::stable_partition(order_.begin(), order_.end(), [&](Index j) { return !marked(j); });
+  for (Index p = 0; p < cols_; ++p) position[order_[p]] = p;
 
   // The rows of X Π, each sorted by position; fed in the order of their
   // first position (George–Heath), ties in the order of the rows.
@@ -231,14 +233,14 @@ void SparseQR<S>::compute(const SparseMatrix<S>& X, const S& threshold, const st
   for (Index k = 0; k < cols_; ++k) {
     Row& Rk = R_[k];
     const S d = Rk.empty() ? S(0) : S(abs(Rk.front().value));
-    const bool forced = k < Index(dead.size()) && dead[k];
+    const bool forced = marked(order_[k]);
     if (!Rk.empty() && d > threshold && !forced) {
       ordinal_[k] = Index(live_.size());
       live_.push_back(k);
       kept.push_back(d);
       continue;
     }
-    if (!forced && d > largest_dropped_) largest_dropped_ = d;
+    if (d > largest_dropped_) largest_dropped_ = d;
     if (Rk.empty()) continue;
     Row w(Rk.begin() + 1, Rk.end());
     Rk.clear();

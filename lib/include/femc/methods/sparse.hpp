@@ -14,15 +14,16 @@
 // the pattern of Aᵀ. Every cost is then linear in the number of bodies of a
 // chain or a ladder (reports/performance.md measures it).
 //
-// Rank: Heath's cut in the sparse QR of Pᵀ, at τ·d₁ with d₁ the largest
-// constraint-row norm of P and τ = 20·(m + n)·ε (rank.hpp,
-// heath_rank_tolerance: the rounding a dependent column keeps in a QR that
-// is not pivoted by norm), then a rank-revealing step on the smallest
-// singular value of the kept triangle, by inverse iteration, which applies
-// rank.hpp's cut, formed-rank band (the rank of A, by a sparse QR of Aᵀ,
-// settling it) and data cut (decomposition/sparse_complete_orthogonal.hpp).
-// Each dependency found this way costs one more factorization; the exact
-// dependencies of redundant joints are caught by the first step.
+// Rank: decided as by cod, at the same τ (rank.hpp), on the singular values
+// of the kept part of Pᵀ's sparse QR, in two steps
+// (decomposition/sparse_complete_orthogonal.hpp): Heath's cut drops a
+// column whose remaining norm |R_kk| is at or below τ·d₁ (then the smallest
+// singular value is too), and inverse iteration on the kept triangle finds
+// the dependencies a QR ordered for fill hides, applying rank.hpp's cut,
+// formed-rank band (the rank of A, by a sparse QR of Aᵀ, settling it) and
+// data cut. Each dependency found the second way costs one more
+// factorization; the exact dependencies of redundant joints are caught by
+// the first.
 //
 // Accuracy: backward stable in P like cod (Givens rotations, triangular
 // solves), without cod's column pivoting, whose protection of Qᴺ at large

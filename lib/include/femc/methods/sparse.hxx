@@ -30,8 +30,8 @@ Solution<S> solve_sparse(const SparseSystem<S>& sys, const Options<S>& opt) {
     cholW.multiply_Ft(bt);
   }
 
-  const S tol = heath_rank_tolerance(opt, m, n);  // rank.hpp: a QR ordered for fill
-  const S tol_formed = formed_rank_tolerance(opt, tol, chol.kappa(), kappa_W);
+  const S tol = rank_tolerance(opt, m, n);
+  const S tol_formed = formed_rank_tolerance(opt, m, n, chol.kappa(), kappa_W);
   // Rounded data (rank.hpp): ‖M⁻¹‖₁ = κ₁(M)/‖M‖₁ and ‖W‖₁ bound the 2-norms of c_data.
   const S norm_F_A = sparse_scaled_frobenius_norm(sys.A);
   const DataCut<S> data_P =
