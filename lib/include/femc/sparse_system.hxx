@@ -85,25 +85,7 @@ void require_spd(const SparseMatrix<S>& X, const char* field) {
 
 template <class S>
 void validate(const SparseSystem<S>& sys) {
-  using detail::shape;
-  const Index n = sys.M.rows(), m = sys.A.rows();
-  if (n < 1) throw InputError("M", "must have at least one row (n ≥ 1)");
-  if (n > kMaxSparseDimension)
-    throw InputError("M", "n = " + std::to_string(n) + " exceeds the limit " + std::to_string(kMaxSparseDimension));
-  if (m > kMaxSparseDimension)
-    throw InputError("A", "m = " + std::to_string(m) + " exceeds the limit " + std::to_string(kMaxSparseDimension));
-  if (sys.M.cols() != n) throw InputError("M", "must be square, got " + shape(n, sys.M.cols()));
-  if (sys.A.cols() != n && m > 0)
-    throw InputError("A", "must have n = " + std::to_string(n) + " columns, got " + shape(m, sys.A.cols()));
-  if (sys.b.size() != m)
-    throw InputError("b", "must have m = " + std::to_string(m) + " entries, got " + std::to_string(sys.b.size()));
-  if (sys.Q.size() != n)
-    throw InputError("Q", "must have n = " + std::to_string(n) + " entries, got " + std::to_string(sys.Q.size()));
-  if (sys.C.size() != n)
-    throw InputError("C", "must have n = " + std::to_string(n) + " entries, got " + std::to_string(sys.C.size()));
-  if (sys.W.size() != 0 && (sys.W.rows() != m || sys.W.cols() != m))
-    throw InputError("W", "must be m×m = " + shape(m, m) + " or empty (identity), got " +
-                              shape(sys.W.rows(), sys.W.cols()));
+  detail::require_shapes(sys, kMaxSparseDimension, true);
   detail::require_finite(sys.M, "M");
   detail::require_finite(sys.A, "A");
   detail::require_finite(sys.b, "b");

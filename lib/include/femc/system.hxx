@@ -98,23 +98,32 @@ void require_spd(const Matrix<S>& X, const char* field) {
 }  // namespace detail
 
 namespace detail {
-// validate(), with the check that M is positive definite left to
-// check_mass(): a workspace factors M for the solve anyway (methods/cod.hpp).
-template <class S, class CheckMass>
-void validate_system(const System<S>& sys, CheckMass&& check_mass) {
-  using detail::shape;
+// validate()'s checks of the shapes, for a dense or a sparse system (the
+// limit of n and m; an empty W standing for the identity or not).
+template <class Sys>
+void require_shapes(const Sys& sys, Index limit, bool empty_W_is_identity) {
   const Index n = sys.M.rows(), m = sys.A.rows();
   if (n < 1) throw InputError("M", "must have at least one row (n ≥ 1)");
-  if (n > kMaxDimension) throw InputError("M", "n = " + std::to_string(n) + " exceeds the limit " + std::to_string(kMaxDimension));
-  if (m > kMaxDimension) throw InputError("A", "m = " + std::to_string(m) + " exceeds the limit " + std::to_string(kMaxDimension));
+  if (n > limit) throw InputError("M", "n = " + std::to_string(n) + " exceeds the limit " + std::to_string(limit));
+  if (m > limit) throw InputError("A", "m = " + std::to_string(m) + " exceeds the limit " + std::to_string(limit));
   if (sys.M.cols() != n) throw InputError("M", "must be square, got " + shape(n, sys.M.cols()));
   if (sys.A.cols() != n && m > 0)
     throw InputError("A", "must have n = " + std::to_string(n) + " columns, got " + shape(m, sys.A.cols()));
   if (sys.b.size() != m) throw InputError("b", "must have m = " + std::to_string(m) + " entries, got " + std::to_string(sys.b.size()));
   if (sys.Q.size() != n) throw InputError("Q", "must have n = " + std::to_string(n) + " entries, got " + std::to_string(sys.Q.size()));
   if (sys.C.size() != n) throw InputError("C", "must have n = " + std::to_string(n) + " entries, got " + std::to_string(sys.C.size()));
-  if (sys.W.rows() != m || sys.W.cols() != m)
-    throw InputError("W", "must be m×m = " + shape(m, m) + ", got " + shape(sys.W.rows(), sys.W.cols()));
+  const bool W_ok = (sys.W.rows() == m && sys.W.cols() == m) || (empty_W_is_identity && sys.W.size() == 0);
+  if (!W_ok)
+    throw InputError("W", "must be m×m = " + shape(m, m) + (empty_W_is_identity ? " or empty (identity)" : "") +
+                              ", got " + shape(sys.W.rows(), sys.W.cols()));
+}
+
+// validate(), with the check that M is positive definite left to
+// check_mass(): a workspace factors M for the solve anyway (methods/cod.hpp).
+template <class S, class CheckMass>
+void validate_system(const System<S>& sys, CheckMass&& check_mass) {
+  require_shapes(sys, kMaxDimension, false);
+  const Index m = sys.A.rows();
   detail::require_finite(sys.M, "M");
   detail::require_finite(sys.A, "A");
   detail::require_finite(sys.b, "b");

@@ -85,19 +85,27 @@ BuiltinModel<S> make_mechanism_model(const ModelText& file) {
       file);
 }
 
-// The FEMC problem of a model file at a given state (as given), or at the
-// file's initial state put on the constraints.
-template <class S>
-System<S> model_system(const ModelText& file, const ModelStateText* state) {
+// at(model, q, qd) for a model file's model at a given state (as given), or
+// at the file's initial state put on the constraints.
+template <class S, class At>
+auto at_model_state(const ModelText& file, const ModelStateText* state, At&& at) {
   return std::visit(
       [&](const auto& text) {
         const auto model = to_model<S>(text);
         Vector<S> q, qd;
         if (state) state_from_text<S>(*state, model, q, qd);
         else assembled_initial_state(model, text, q, qd);
-        return models::system_at(model, q, qd);
+        return at(model, q, qd);
       },
       file);
+}
+
+// The FEMC problem of a model file at a state (at_model_state).
+template <class S>
+System<S> model_system(const ModelText& file, const ModelStateText* state) {
+  return at_model_state<S>(file, state, [](const auto& model, const Vector<S>& q, const Vector<S>& qd) {
+    return models::system_at(model, q, qd);
+  });
 }
 
 // The same, stored sparse: a planar model's sparse system (no dense matrix;
@@ -105,18 +113,12 @@ System<S> model_system(const ModelText& file, const ModelStateText* state) {
 // a spatial model's dense system stored sparse.
 template <class S>
 SparseSystem<S> model_sparse_system(const ModelText& file, const ModelStateText* state) {
-  return std::visit(
-      [&](const auto& text) {
-        const auto model = to_model<S>(text);
-        Vector<S> q, qd;
-        if (state) state_from_text<S>(*state, model, q, qd);
-        else assembled_initial_state(model, text, q, qd);
-        if constexpr (std::is_same_v<std::decay_t<decltype(model)>, models::PlanarModel<S>>)
-          return models::sparse_system_at(model, q, qd);
-        else
-          return to_sparse(models::system_at(model, q, qd));
-      },
-      file);
+  return at_model_state<S>(file, state, [](const auto& model, const Vector<S>& q, const Vector<S>& qd) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(model)>, models::PlanarModel<S>>)
+      return models::sparse_system_at(model, q, qd);
+    else
+      return to_sparse(models::system_at(model, q, qd));
+  });
 }
 
 }  // namespace femc::dynamics

@@ -27,6 +27,21 @@ struct ModelAndState {
   Vector<S> q, qd;
 };
 
+namespace family_detail {
+template <class S>
+void add_revolute(PlanarModel<S>& model, const std::string& name, int body1, const Vec2<S>& point1, int body2,
+                  const Vec2<S>& point2) {
+  PlanarJoint<S> j;
+  j.name = name;
+  j.type = PlanarJointType::Revolute;
+  j.body1 = body1;
+  j.body2 = body2;
+  j.point1 = point1;
+  j.point2 = point2;
+  model.joints.push_back(j);
+}
+}  // namespace family_detail
+
 template <class S>
 ModelAndState<S> n_four_bar(int N, const S& crank_angle) {
   using std::cos;
@@ -41,14 +56,7 @@ ModelAndState<S> n_four_bar(int N, const S& crank_angle) {
   out.q.resize(n);
   out.qd.resize(n);
   auto joint = [&](const std::string& name, int b1, Vec2<S> p1, int b2, Vec2<S> p2) {
-    PlanarJoint<S> j;
-    j.name = name;
-    j.type = PlanarJointType::Revolute;
-    j.body1 = b1;
-    j.body2 = b2;
-    j.point1 = p1;
-    j.point2 = p2;
-    model.joints.push_back(j);
+    family_detail::add_revolute(model, name, b1, p1, b2, p2);
   };
   for (int i = 0; i <= N; ++i) {  // crank i about A_i = (i, 0), turning at −1 rad/s
     model.bodies.push_back({"crank" + std::to_string(i), S(1), inertia});
@@ -93,13 +101,7 @@ ModelAndState<S> closed_chain(int N) {
     out.q.template segment<3>(3 * Index(k)) << mid(0), mid(1), S(atan2(S(b(1) - a(1)), S(b(0) - a(0))));
   }
   auto revolute = [&](const std::string& name, int b1, Vec2<S> p1, int b2, Vec2<S> p2) {
-    PlanarJoint<S> j;
-    j.name = name;
-    j.body1 = b1;
-    j.body2 = b2;
-    j.point1 = p1;
-    j.point2 = p2;
-    model.joints.push_back(j);
+    family_detail::add_revolute(model, name, b1, p1, b2, p2);
   };
   revolute("pin", kGround, vertex(0), 0, Vec2<S>(-half, S(0)));
   for (int k = 0; k < N; ++k)
