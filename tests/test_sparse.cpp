@@ -24,6 +24,7 @@
 #include <Eigen/SVD>
 #include <random>
 
+#include "femc/decomposition/sparse_complete_orthogonal.hpp"
 #include "femc/decomposition/sparse_qr.hpp"
 #include "femc/io/json_model.hpp"
 #include "femc/models/families.hpp"
@@ -110,6 +111,22 @@ TEST(SparseQR, RotationsReproduceTheMatrixAndTheRankOfExactDependencies) {
                      std::to_string(slack));
     }
   RecordProperty("dependent_R_kk_units", std::to_string(worst_units));
+}
+
+// The data's rank cut reads ‖A‖_F from the stored values: the same as the
+// dense norm, also for a matrix with gaps between its columns (built by
+// insert() and not compressed).
+TEST(SparseQR, TheFrobeniusNormOfAnUncompressedMatrixIsItsDenseOne) {
+  Matrix<double> D(3, 4);
+  D << 1e200, 0, 2e200, 0, 0, 3e200, 0, 0, 4, 0, 0, 5;
+  EXPECT_EQ(sparse_scaled_frobenius_norm(SparseMatrix<double>(D.sparseView(0.0, 0.0))),
+            scaled_frobenius_norm<double>(D));
+  SparseMatrix<double> U(3, 4);
+  U.reserve(Eigen::VectorXi::Constant(4, 3));
+  U.insert(0, 0) = 3;
+  U.insert(2, 3) = 4;
+  ASSERT_FALSE(U.isCompressed());
+  EXPECT_EQ(sparse_scaled_frobenius_norm(U), 5.0);
 }
 
 // ---------------------------------------------------------------------------

@@ -26,23 +26,16 @@
 
 namespace femc {
 
-// ‖X‖_F of a sparse X, scaled as scaled_frobenius_norm (linalg.hpp).
+// ‖X‖_F of a sparse X: linalg.hpp's scaled_frobenius_norm of its stored
+// values (of a compressed copy when X has gaps between its columns).
 template <class S>
 S sparse_scaled_frobenius_norm(const SparseMatrix<S>& X) {
-  using std::abs;
-  S amax(0);
-  for (Index j = 0; j < X.outerSize(); ++j)
-    for (typename SparseMatrix<S>::InnerIterator it(X, j); it; ++it)
-      if (abs(it.value()) > amax) amax = abs(it.value());
-  if (!(amax > S(0))) return S(0);
-  S sum(0);
-  for (Index j = 0; j < X.outerSize(); ++j)
-    for (typename SparseMatrix<S>::InnerIterator it(X, j); it; ++it) {
-      const S v = it.value() / amax;
-      sum += v * v;
-    }
-  using std::sqrt;
-  return amax * sqrt(sum);
+  if (!X.isCompressed()) {
+    SparseMatrix<S> Y = X;
+    Y.makeCompressed();
+    return sparse_scaled_frobenius_norm(Y);
+  }
+  return scaled_frobenius_norm<S>(Eigen::Map<const Vector<S>>(X.valuePtr(), X.nonZeros()));
 }
 
 // How the rank of a sparse X is decided: rank.hpp's rules, applied to the

@@ -52,18 +52,16 @@ ModelAndState<S> n_four_bar(int N, const S& crank_angle) {
   model.gravity = Vec2<S>(S(0), S(S(-981) / S(100)));
   const S inertia = S(1) / S(12), half(S(1) / S(2));
   const S c = cos(crank_angle), s = sin(crank_angle);
+  using family_detail::add_revolute;
   const Index n = 3 * Index(2 * N + 1);
   out.q.resize(n);
   out.qd.resize(n);
-  auto joint = [&](const std::string& name, int b1, Vec2<S> p1, int b2, Vec2<S> p2) {
-    family_detail::add_revolute(model, name, b1, p1, b2, p2);
-  };
   for (int i = 0; i <= N; ++i) {  // crank i about A_i = (i, 0), turning at −1 rad/s
     model.bodies.push_back({"crank" + std::to_string(i), S(1), inertia});
     const Index o = 3 * Index(i);
     out.q.template segment<3>(o) << S(i) + half * c, half * s, crank_angle;
     out.qd.template segment<3>(o) << half * s, -half * c, S(-1);
-    joint("A" + std::to_string(i), kGround, Vec2<S>(S(i), S(0)), i, Vec2<S>(-half, S(0)));
+    add_revolute(model, "A" + std::to_string(i), kGround, Vec2<S>(S(i), S(0)), i, Vec2<S>(-half, S(0)));
   }
   for (int i = 1; i <= N; ++i) {  // coupler i from B_{i−1} to B_i, translating
     const int body = N + i;
@@ -71,8 +69,8 @@ ModelAndState<S> n_four_bar(int N, const S& crank_angle) {
     const Index o = 3 * Index(body);
     out.q.template segment<3>(o) << S(i) - half + c, s, S(0);
     out.qd.template segment<3>(o) << s, -c, S(0);
-    joint("B" + std::to_string(i - 1) + "-left", i - 1, Vec2<S>(half, S(0)), body, Vec2<S>(-half, S(0)));
-    joint("B" + std::to_string(i) + "-right", i, Vec2<S>(half, S(0)), body, Vec2<S>(half, S(0)));
+    add_revolute(model, "B" + std::to_string(i - 1) + "-left", i - 1, Vec2<S>(half, S(0)), body, Vec2<S>(-half, S(0)));
+    add_revolute(model, "B" + std::to_string(i) + "-right", i, Vec2<S>(half, S(0)), body, Vec2<S>(half, S(0)));
   }
   return out;
 }
@@ -92,6 +90,7 @@ ModelAndState<S> closed_chain(int N) {
     const S t = S(2) * pi * S(k) / S(N);
     return Vec2<S>(radius * cos(t), radius * sin(t));
   };
+  using family_detail::add_revolute;
   out.q.resize(3 * Index(N));
   out.qd = Vector<S>::Zero(3 * Index(N));
   for (int k = 0; k < N; ++k) {
@@ -100,12 +99,9 @@ ModelAndState<S> closed_chain(int N) {
     using std::atan2;
     out.q.template segment<3>(3 * Index(k)) << mid(0), mid(1), S(atan2(S(b(1) - a(1)), S(b(0) - a(0))));
   }
-  auto revolute = [&](const std::string& name, int b1, Vec2<S> p1, int b2, Vec2<S> p2) {
-    family_detail::add_revolute(model, name, b1, p1, b2, p2);
-  };
-  revolute("pin", kGround, vertex(0), 0, Vec2<S>(-half, S(0)));
+  add_revolute(model, "pin", kGround, vertex(0), 0, Vec2<S>(-half, S(0)));
   for (int k = 0; k < N; ++k)
-    revolute("J" + std::to_string(k), k, Vec2<S>(half, S(0)), (k + 1) % N, Vec2<S>(-half, S(0)));
+    add_revolute(model, "J" + std::to_string(k), k, Vec2<S>(half, S(0)), (k + 1) % N, Vec2<S>(-half, S(0)));
   return out;
 }
 

@@ -383,15 +383,6 @@ SparseMatrix<S> sparse_mass_matrix(const PlanarModel<S>& model) {
 }
 
 template <class S>
-SparseMatrix<S> sparse_constraint_jacobian(const PlanarModel<S>& model, const Vector<S>& q) {
-  std::vector<Eigen::Triplet<S, int>> t;
-  planar_detail::evaluate_constraints<S>(model, q, nullptr, {nullptr, nullptr, nullptr, &t});
-  SparseMatrix<S> A(constraint_rows(model), model.n());
-  A.setFromTriplets(t.begin(), t.end());
-  return A;
-}
-
-template <class S>
 SparseSystem<S> sparse_system_at(const PlanarModel<S>& model, const Vector<S>& q, const Vector<S>& qd) {
   std::vector<Eigen::Triplet<S, int>> t;
   SparseSystem<S> sys;
