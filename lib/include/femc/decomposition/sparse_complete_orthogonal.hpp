@@ -26,18 +26,6 @@
 
 namespace femc {
 
-// ‖X‖_F of a sparse X: linalg.hpp's scaled_frobenius_norm of its stored
-// values (of a compressed copy when X has gaps between its columns).
-template <class S>
-S sparse_scaled_frobenius_norm(const SparseMatrix<S>& X) {
-  if (!X.isCompressed()) {
-    SparseMatrix<S> Y = X;
-    Y.makeCompressed();
-    return sparse_scaled_frobenius_norm(Y);
-  }
-  return scaled_frobenius_norm<S>(Eigen::Map<const Vector<S>>(X.valuePtr(), X.nonZeros()));
-}
-
 // How the rank of a sparse X is decided: rank.hpp's rules, applied to the
 // smallest singular value of the kept part (below).
 template <class S>

@@ -34,16 +34,12 @@
 // The rotations are stored as a program on a vector of slots (one per
 // column position) and a work value, so Qᵀy and Qz cost one pass over them.
 #include <Eigen/OrderingMethods>
-#include <Eigen/SparseCore>
 #include <algorithm>
 #include <vector>
 
-#include "femc/linalg.hpp"
+#include "femc/sparse_linalg.hpp"
 
 namespace femc {
-
-template <class S>
-using SparseMatrix = Eigen::SparseMatrix<S, Eigen::ColMajor, int>;
 
 template <class S>
 class SparseQR {

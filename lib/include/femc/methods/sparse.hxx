@@ -26,7 +26,7 @@ Solution<S> solve_sparse(const SparseSystem<S>& sys, const Options<S>& opt) {
     if (!cholW.compute(sys.W)) throw detail::not_positive_definite<S>("W");
     kappa_W = cholW.kappa();
     norm1_W = cholW.norm1();
-    Pt = SparseMatrix<S>(Pt * cholW.F());
+    Pt = sparse_product(Pt, cholW.F());
     cholW.multiply_Ft(bt);
   }
 
