@@ -1,6 +1,6 @@
 // femc simulate SYSTEM|MODEL.json [--precision P] [--t-end T] [--dt DT] [--stepper S]
 //                      [--tol X] [--baumgarte A,B] [--contact-model qp|lcp]
-//                      [--contact-tol X] [-o FILE.csv]
+//                      [--contact-tol X] [--method M] [--record-every K] [-o FILE.csv]
 //
 // Integrates one of the built-in systems (dynamics/builtin_models.hpp), or a
 // mechanism's model file (dynamics/mechanism.hpp), and
@@ -56,6 +56,12 @@ std::function<int()> add_simulate_command(CLI::App& app) {
   cmd->add_option("--baumgarte", a->baumgarte, "alpha,beta of Baumgarte stabilization (default none)");
   cmd->add_option("--contact-model", a->contact_model, "qp (003's Gauss optimization model, default) | lcp");
   cmd->add_option("--contact-tol", a->contact_tol, "gap/speed below which a contact is closed (default 1e-6)");
+  cmd->add_option("--method", a->method,
+                  "the method of each state's solve, for systems with equality constraints (default cod; sparse "
+                  "for large mechanisms: no dense matrix is formed)");
+  cmd->add_option("--record-every", a->record_every,
+                  "write every K-th record (t = K·dt, 2K·dt, …, and the last; default 1); the summary's maxima are "
+                  "over the records written");
   cmd->add_option("-o,--output", a->output, "write the CSV here (atomically); the summary goes to stdout");
   return [a, list]() -> int {
     return with_exit_status([&]() -> int {

@@ -57,14 +57,27 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   // A path (with a '/' or ending in .json) names a model file; anything else a built-in system.
   const bool model_file = a.system.find('/') != std::string::npos ||
                           (a.system.size() > 5 && a.system.compare(a.system.size() - 5, 5, ".json") == 0);
-  BuiltinModel<S> b = model_file ? make_mechanism_model<S>(read_model_text(io::read_input_file(a.system, "system")))
-                                 : make_builtin_model<S>(a.system, formulation, ctol);
+  std::optional<Method> method;
+  if (!a.method.empty()) {
+    method = parse_method(a.method);
+    if (method_info(*method).capabilities.arithmetic == Arithmetic::Exact)
+      throw InputError("method", "method " + a.method + " runs in exact arithmetic; simulate integrates in floating "
+                                 "point (choose a floating method: see femc solve --help)");
+  }
+  BuiltinModel<S> b = model_file ? make_mechanism_model<S>(read_model_text(io::read_input_file(a.system, "system")), method)
+                                 : make_builtin_model<S>(a.system, formulation, ctol, method);
   SimulationOptions<S> opt = b.defaults;
   if (!a.t_end.empty()) opt.t_end = number<S>(a.t_end, "t-end");
   if (!a.dt.empty()) opt.dt = number<S>(a.dt, "dt");
   if (!(opt.t_end > S(0))) throw InputError("t-end", "must be positive, got " + format_scalar(opt.t_end));
   if (!(opt.dt > S(0)) || opt.dt > opt.t_end)
     throw InputError("dt", "must be in (0, t-end], got " + format_scalar(opt.dt));
+  if (!a.record_every.empty()) {
+    const std::string& k = a.record_every;
+    if (k.empty() || k.size() > 9 || k.find_first_not_of("0123456789") != std::string::npos || std::stol(k) < 1)
+      throw InputError("record-every", "must be a positive integer, got '" + k.substr(0, 40) + "'");
+    opt.record_every = std::stol(k);
+  }
   if (opt.t_end / opt.dt > S(kMaxRecords))
     throw InputError("dt", "t-end/dt exceeds " + std::to_string(kMaxRecords) + " records");
   if (!a.tol.empty()) {
@@ -118,6 +131,8 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   js << "{\n  \"system\": " << json_string(a.system) << ",\n  \"description\": " << json_string(b.description)
      << ",\n  \"precision\": " << json_string(precision_name) << ",\n  \"stepper\": " << json_string(a.stepper)
      << ",\n  \"contact_model\": " << json_string(a.contact_model)
+     << ",\n  \"method\": " << json_string(method ? to_string(*method) : std::string())
+     << ",\n  \"record_every\": " << opt.record_every
      << ",\n  \"t_end\": " << format_scalar(opt.t_end) << ",\n  \"dt\": " << format_scalar(opt.dt)
      << ",\n  \"tol\": " << format_scalar(opt.abs_tol) << ",\n  \"baumgarte\": [" << format_scalar(opt.baumgarte.alpha)
      << ", " << format_scalar(opt.baumgarte.beta) << "]"

@@ -13,6 +13,8 @@ struct SimulateArgs {
   std::string baumgarte;       // "alpha,beta"
   std::string contact_model = "qp";
   std::string contact_tol;
+  std::string method;          // empty: cod
+  std::string record_every;    // empty: every record
   std::string output;
 };
 

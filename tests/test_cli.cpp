@@ -252,13 +252,34 @@ TEST(CliSimulate, EarlyStopExitsThreeWithTheReason) {
   EXPECT_NE(r.out.find("\n0.7"), std::string::npos) << "records up to the stop";
 }
 
+// --record-every K keeps the records at K·dt, 2K·dt, … and the last, the
+// same rows as the full run's at those times (the steps are the same).
+TEST(CliSimulate, RecordEveryKeepsEveryKthRecordAndTheLast) {
+  const std::string args = "simulate spherical-pendulum --stepper rk4 --dt 0.01 --t-end 0.1";
+  const CliRun all = femc(args), some = femc(args + " --record-every 3");
+  ASSERT_EQ(all.status, 0) << all.err;
+  ASSERT_EQ(some.status, 0) << some.err;
+  auto rows = [](const std::string& csv) {
+    std::vector<std::string> out;
+    std::istringstream in(csv);
+    for (std::string line; std::getline(in, line);) out.push_back(line);
+    return out;
+  };
+  const auto a = rows(all.out), b = rows(some.out);
+  ASSERT_EQ(a.size(), 12u);  // the header and t = 0, 0.01, …, 0.1
+  ASSERT_EQ(b.size(), 6u);   // the header and t = 0, 0.03, 0.06, 0.09, 0.1
+  for (std::size_t i : {0, 1, 4, 7, 10, 11}) EXPECT_NE(std::find(b.begin(), b.end(), a[i]), b.end()) << "row " << i;
+  EXPECT_EQ(nlohmann::json::parse(some.err)["record_every"], 3);
+}
+
 TEST(CliSimulate, BadOptionsExitTwoWithOneLineAndNoOutput) {
   const fs::path csv = fs::temp_directory_path() / ("femc_bad_" + std::to_string(::getpid()) + ".csv");
   for (const char* args : {"nosuch", "two-bars --t-end -1", "two-bars --dt 0", "two-bars --dt 5",
                            "two-bars --tol abc", "two-bars --tol 1e-30", "two-bars --precision 7",
                            "two-bars --precision dd", "two-bars --stepper euler", "two-bars --baumgarte 1",
                            "two-bars --baumgarte -1,2", "two-bars --contact-model xyz", "two-bars --contact-tol 0",
-                           "two-bars --t-end 1e9 --dt 1e-9", ""}) {
+                           "two-bars --t-end 1e9 --dt 1e-9", "two-bars --record-every 0",
+                           "two-bars --record-every 1.5", "two-bars --record-every 99999999999", ""}) {
     CliRun r = femc(std::string("simulate ") + args + " -o " + csv.string());
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;

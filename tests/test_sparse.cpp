@@ -24,8 +24,11 @@
 #include <Eigen/SVD>
 #include <random>
 
+#include <nlohmann/json.hpp>
+
 #include "femc/decomposition/sparse_complete_orthogonal.hpp"
 #include "femc/decomposition/sparse_qr.hpp"
+#include "femc/dynamics/mechanism.hpp"
 #include "femc/io/json_model.hpp"
 #include "femc/models/families.hpp"
 #include "femc/scalar/builtin.hpp"
@@ -313,6 +316,97 @@ TEST(SparseMethod, CutsTheRedundantRowsOfTheFlatA02Configuration) {
   const Solution<S> right = solve(to_dense(sp), cod);
   EXPECT_LT(wrong.diagnostics.rank.rank, a.rank_cod);
   EXPECT_GT(double(S((wrong.qdd - right.qdd).norm() / right.qdd.norm())), 1e6 * a.bound);
+}
+
+// ---------------------------------------------------------------------------
+// Simulation with method `sparse` (dynamics/mechanism.hpp): a planar model's
+// states are assembled and solved sparse, and its energy and constraint rate
+// are computed from sparse M and A.
+
+dynamics::BuiltinModel<double> a02_file_model(int N, std::optional<Method> method) {
+  const std::string file = std::string(FEMC_MODELS) + "/benchmarks/a02_n_four_bar_" + std::to_string(N) + ".json";
+  return dynamics::make_mechanism_model<double>(read_model_text(test::slurp(file)), method);
+}
+
+// At the states of the A02 family (N = 40, three crank angles) the model run
+// with `sparse` gives cod's q̈ within the bound of the agreement test above;
+// its kinetic energy is the dense ½q̇ᵀMq̇ exactly (M is diagonal: each row
+// of M q̇ has one product, whichever way it is summed); its constraint rate
+// A q̇ is the dense one within the summation bound γ₆·(|A||q̇|)ᵢ (at most six
+// nonzeros in a row of A, two bodies of three coordinates).
+TEST(SparseSimulation, TheModelsForcesEnergyAndRateAreTheDenseModels) {
+  const auto sparse = a02_file_model(40, Method::Sparse), cod = a02_file_model(40, std::nullopt);
+  const auto model = to_planar_model<double>(
+      read_planar_model_text(test::slurp(std::string(FEMC_MODELS) + "/benchmarks/a02_n_four_bar_40.json")));
+  const double u = unit_roundoff<double>();
+  double worst_forces = 0, worst_rate = 0;
+  for (double angle : {1.5707963267948966, 1.0, 2.5}) {
+    const auto ms = models::n_four_bar<double>(40, angle);
+    const dynamics::Forces<double> fs = sparse.model->forces(ms.q, ms.qd, 0.0, {});
+    const dynamics::Forces<double> fc = cod.model->forces(ms.q, ms.qd, 0.0, {});
+    const Agreement<double> a = compare_with_cod(ms, Options<double>{});
+    const double difference = (fs.qdd - fc.qdd).norm() / fc.qdd.norm();
+    EXPECT_LE(difference, a.bound) << "angle " << angle;
+    EXPECT_EQ(fs.extras[0], fc.extras[0]) << "the rank, angle " << angle;
+    worst_forces = std::max(worst_forces, difference / a.bound);
+
+    EXPECT_EQ(sparse.model->kinetic(ms.q, ms.qd), sparse.model->dynamics::Model<double>::kinetic(ms.q, ms.qd));
+
+    const Matrix<double> A = models::constraint_jacobian(model, ms.q);
+    const Vector<double> dense_rate = A * ms.qd, magnitude = A.cwiseAbs() * ms.qd.cwiseAbs();
+    const Vector<double> rate = sparse.model->velocity_violation(ms.q, ms.qd, 0.0);
+    const double gamma6 = 6 * u / (1 - 6 * u);
+    for (Index i = 0; i < rate.size(); ++i) {
+      EXPECT_LE(std::abs(rate(i) - dense_rate(i)), 2 * gamma6 * magnitude(i)) << "row " << i;
+      if (magnitude(i) > 0) worst_rate = std::max(worst_rate, std::abs(rate(i) - dense_rate(i)) / (2 * gamma6 * magnitude(i)));
+    }
+  }
+  RecordProperty("forces_slack", std::to_string(worst_forces));
+  RecordProperty("rate_slack", std::to_string(worst_rate));
+}
+
+// The file's initial state is assembled by sparse solves to |φ|∞ ≤ 64u
+// (mechanism.hpp's tolerance), and q̇ projected onto A q̇ = 0 to within the
+// rounding of the projection, ‖A q̇‖ ≤ c·u·‖A‖_F·‖q̇‖ with c = 4√(n + m)
+// (Higham–Mary, as above), times κ(A) for the solve.
+TEST(SparseSimulation, TheInitialStateIsAssembledSparse) {
+  const auto text = read_model_text(test::slurp(std::string(FEMC_MODELS) + "/benchmarks/a02_n_four_bar_40.json"));
+  const auto model = to_planar_model<double>(std::get<PlanarModelText>(text));
+  const auto b = a02_file_model(40, Method::Sparse);
+  const double u = unit_roundoff<double>();
+  const double phi = models::constraints(model, b.q0).cwiseAbs().maxCoeff();
+  EXPECT_LE(phi, 64 * u);
+  const Matrix<double> A = models::constraint_jacobian(model, b.q0);
+  const Eigen::BDCSVD<Matrix<double>> svd(A);
+  const Index r = (svd.singularValues().array() > svd.singularValues()(0) * 1e-10).count();
+  const double kappa = svd.singularValues()(0) / svd.singularValues()(r - 1);
+  const double bound = 4 * std::sqrt(double(A.rows() + A.cols())) * u * kappa * A.norm() * b.qd0.norm();
+  const double residual = (A * b.qd0).norm();
+  EXPECT_LE(residual, bound);
+  RecordProperty("phi_units", std::to_string(phi / u));
+  RecordProperty("velocity_slack", std::to_string(residual / bound));
+}
+
+// `femc simulate MODEL --method sparse`: the run completes and says its
+// method; a contact system and an exact method refuse --method (exit 2, one
+// line naming the option).
+TEST(SparseSimulation, TheCliRunsAModelFileWithMethodSparse) {
+  auto femc = [](const std::string& args) { return test::run_cli(FEMC_CLI, args, "femc_sparse_sim"); };
+  const std::string file = std::string(FEMC_MODELS) + "/benchmarks/a02_n_four_bar_2.json";
+  const test::CliRun r = femc("simulate " + file + " --method sparse --stepper rk4 --dt 0.01 --t-end 0.1");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.err);
+  EXPECT_EQ(summary["method"], "sparse");
+  EXPECT_EQ(summary["completed"], true);
+  EXPECT_EQ(summary["records"], 11);
+  for (const char* args : {"two-bars --method cod", "spherical-pendulum --method exact",
+                           "spherical-pendulum --method nosuch"}) {
+    const test::CliRun bad = femc(std::string("simulate ") + args);
+    EXPECT_EQ(bad.status, 2) << args << ": " << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << args << ": " << bad.err;
+    EXPECT_NE(bad.err.find("method"), std::string::npos) << args << ": " << bad.err;
+    EXPECT_TRUE(bad.out.empty()) << args;
+  }
 }
 
 }  // namespace

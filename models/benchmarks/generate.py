@@ -408,6 +408,7 @@ if __name__ == "__main__":
     simple_pendulum()
     n_four_bar(40)
     n_four_bar(2)  # the tests' short runs
+    n_four_bar(1000)  # the large mechanism of the sparse solver (report: reports/mechanisms/)
     andrews_squeezer()
     bricard()
     flyball_governor()

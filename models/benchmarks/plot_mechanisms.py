@@ -26,6 +26,7 @@ BENCHMARKS = [
     ("a01", "A01 simple pendulum", "P1"),
     ("a02_n2", "A02 N-four-bar, N = 2", "B0"),
     ("a02_n40", "A02 N-four-bar, N = 40", "B0"),
+    ("a02_n1000", "A02 N-four-bar, N = 1000 (method sparse)", "B0"),
     ("a03", "A03 Andrews' squeezer", "beta"),
     ("a04", "A04 Bricard's mechanism", "P3"),
     ("a05", "A05 flyball governor", "s"),

@@ -9,6 +9,10 @@
 //   Vector<S> constraint_rate(q, q̇)  φ̇ (or ψ = A q̇ − c on velocity-level rows)
 //   optional: Vector<S> nonconservative(q, q̇)  forces in Q without a potential
 //     (dampers), reported with Qᵂ so that the energy balance holds
+//   optional: SparseSystem<S> sparse_at(q, q̇)  the same problem stored sparse,
+//     solved at each state when the method is `sparse` (large mechanisms:
+//     no dense matrix is formed), and S kinetic(q, q̇) = ½ q̇ᵀM q̇ without
+//     the dense mass(q)
 // Baumgarte: b ← b − 2α φ̇ − β² φ.
 // Extras per step: the rank of A the solver decided, and its gap
 // (smallest kept / largest dropped magnitude), for the redundant linkages.
@@ -43,13 +47,24 @@
 namespace femc::dynamics {
 
 namespace bilateral_detail {
-template <class Sys, class S, class = void>
-struct has_nonconservative : std::false_type {};
+// Whether Sys has the optional members of the header comment: Op<Sys, S>
+// names the member's call.
+template <class, template <class...> class Op, class... Args>
+struct detector : std::false_type {};
+template <template <class...> class Op, class... Args>
+struct detector<std::void_t<Op<Args...>>, Op, Args...> : std::true_type {};
+template <template <class...> class Op, class Sys, class S>
+inline constexpr bool has = detector<void, Op, Sys, S>::value;
+
 template <class Sys, class S>
-struct has_nonconservative<Sys, S,
-                           std::void_t<decltype(std::declval<const Sys&>().nonconservative(
-                               std::declval<const Vector<S>&>(), std::declval<const Vector<S>&>()))>>
-    : std::true_type {};
+using nonconservative_call =
+    decltype(std::declval<const Sys&>().nonconservative(std::declval<const Vector<S>&>(), std::declval<const Vector<S>&>()));
+template <class Sys, class S>
+using sparse_at_call =
+    decltype(std::declval<const Sys&>().sparse_at(std::declval<const Vector<S>&>(), std::declval<const Vector<S>&>()));
+template <class Sys, class S>
+using kinetic_call =
+    decltype(std::declval<const Sys&>().kinetic(std::declval<const Vector<S>&>(), std::declval<const Vector<S>&>()));
 }  // namespace bilateral_detail
 
 template <class S, class Sys>
@@ -68,9 +83,25 @@ class BilateralModel : public Model<S> {
 
   Matrix<S> mass(const Vector<S>& q) const override { return sys_.mass(q); }
   S potential(const Vector<S>& q) const override { return sys_.potential(q); }
+  S kinetic(const Vector<S>& q, const Vector<S>& qd) const override {
+    if constexpr (bilateral_detail::has<bilateral_detail::kinetic_call, Sys, S>) return sys_.kinetic(q, qd);
+    else return Model<S>::kinetic(q, qd);
+  }
 
   Forces<S> forces(const Vector<S>& q, const Vector<S>& qd, const S&, const Baumgarte<S>& stab) const override {
-    System<S> s = sys_.at(q, qd);
+    if constexpr (bilateral_detail::has<bilateral_detail::sparse_at_call, Sys, S>)
+      if (options_.method == Method::Sparse) return forces_of(sys_.sparse_at(q, qd), q, qd, stab);
+    return forces_of(sys_.at(q, qd), q, qd, stab);
+  }
+  Vector<S> position_violation(const Vector<S>& q, const S&) const override { return sys_.constraint(q); }
+  Vector<S> velocity_violation(const Vector<S>& q, const Vector<S>& qd, const S&) const override {
+    return sys_.constraint_rate(q, qd);
+  }
+
+ private:
+  // One state's solve, of the dense System or the SparseSystem.
+  template <class SystemT>
+  Forces<S> forces_of(SystemT s, const Vector<S>& q, const Vector<S>& qd, const Baumgarte<S>& stab) const {
     if (stab.active())
       s.b -= S(2) * stab.alpha * sys_.constraint_rate(q, qd) + stab.beta * stab.beta * sys_.constraint(q);
     Options<S> opt = options_;
@@ -88,17 +119,12 @@ class BilateralModel : public Model<S> {
     f.qdd = sol.qdd;
     f.ideal = sol.QN;
     f.nonideal = sol.QW;
-    if constexpr (bilateral_detail::has_nonconservative<Sys, S>::value) f.nonideal += sys_.nonconservative(q, qd);
+    if constexpr (bilateral_detail::has<bilateral_detail::nonconservative_call, Sys, S>) f.nonideal += sys_.nonconservative(q, qd);
     const auto& r = sol.diagnostics.rank;
     f.extras = {S(r.rank), r.largest_dropped > S(0) ? S(r.smallest_kept / r.largest_dropped) : S(0)};
     return f;
   }
-  Vector<S> position_violation(const Vector<S>& q, const S&) const override { return sys_.constraint(q); }
-  Vector<S> velocity_violation(const Vector<S>& q, const Vector<S>& qd, const S&) const override {
-    return sys_.constraint_rate(q, qd);
-  }
 
- private:
   std::string name_;
   Sys sys_;
   std::vector<std::string> coordinates_;

@@ -16,6 +16,7 @@
 
 #include "femc/dynamics/contact_model.hpp"
 #include "femc/dynamics/simulate.hpp"
+#include "femc/options.hpp"
 
 namespace femc::dynamics {
 
@@ -37,9 +38,13 @@ struct BuiltinModel {
 // Contact models close a contact at gap ≤ contact_tolerance and approach
 // speed ≤ contact_tolerance (SI units; default 10⁻⁶), and treat slip speeds
 // below it as sticking candidates.
+// `method` is the method of the FEMC solve at each state of a system with
+// equality constraints (default: Options' cod); a contact system solves a
+// contact problem instead, and refuses it (InputError "method").
 template <class S>
 BuiltinModel<S> make_builtin_model(const std::string& name,
                                    ContactFormulation formulation = ContactFormulation::GaussQp,
-                                   std::optional<S> contact_tolerance = std::nullopt);
+                                   std::optional<S> contact_tolerance = std::nullopt,
+                                   std::optional<Method> method = std::nullopt);
 
 }  // namespace femc::dynamics

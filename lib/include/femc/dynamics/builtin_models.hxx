@@ -87,8 +87,16 @@ struct Parallelogram {
 template <class S>
 BuiltinModel<S> make_builtin_model(const std::string& name,
                                    ContactFormulation formulation,
-                                   std::optional<S> contact_tolerance) {
+                                   std::optional<S> contact_tolerance, std::optional<Method> method) {
   const S ctol = contact_tolerance ? *contact_tolerance : S(1) / S(1000000);
+  Options<S> solve_options;
+  if (method) solve_options.method = *method;
+  auto no_method = [&] {
+    if (method)
+      throw InputError("method", "'" + name + "' is a contact system: each state solves its contact problem "
+                                 "(--contact-model), not a FEMC problem, so a method (" + to_string(*method) +
+                                 ") does not apply");
+  };
   using std::cos;
   using std::sin;
   using std::sqrt;
@@ -97,7 +105,8 @@ BuiltinModel<S> make_builtin_model(const std::string& name,
   if (name == "spherical-pendulum") {
     // m = 1, L = 1, released at (3/5, 4/5, 0) with speed 3/2 out of the plane.
     builtin::Pendulum<S> sys{{S(1), g, S(1)}};
-    b.model = std::make_unique<BilateralModel<S, builtin::Pendulum<S>>>(name, sys, std::vector<std::string>{"x", "y", "z"});
+    b.model = std::make_unique<BilateralModel<S, builtin::Pendulum<S>>>(name, sys, std::vector<std::string>{"x", "y", "z"},
+                                                                        solve_options);
     b.q0 = Vector<S>(3);
     b.q0 << S(3) / S(5), S(4) / S(5), S(0);
     b.qd0 = Vector<S>(3);
@@ -107,7 +116,8 @@ BuiltinModel<S> make_builtin_model(const std::string& name,
   } else if (name == "bead-with-friction") {
     // 002 Section 4 uses m = 1, R = 1; μ = 1/5 and the start are stated here.
     builtin::Bead<S> sys{{2, S(1), g, S(1) / S(5)}, S(1), ctol};
-    b.model = std::make_unique<BilateralModel<S, builtin::Bead<S>>>(name, sys, std::vector<std::string>{"x", "y"});
+    b.model = std::make_unique<BilateralModel<S, builtin::Bead<S>>>(name, sys, std::vector<std::string>{"x", "y"},
+                                                                     solve_options);
     b.q0 = Vector<S>(2);
     b.q0 << S(1), S(0);
     b.qd0 = Vector<S>(2);
@@ -120,7 +130,7 @@ BuiltinModel<S> make_builtin_model(const std::string& name,
     // the drift ‖φ‖ off it, so the rank is decided drift-aware
     // (bilateral_model.hpp); the rank and its gap are recorded per step.
     auto m = std::make_unique<BilateralModel<S, builtin::Parallelogram<S>>>(
-        name, sys, std::vector<std::string>{"theta1", "theta2", "theta3", "x", "y", "phi"});
+        name, sys, std::vector<std::string>{"theta1", "theta2", "theta3", "x", "y", "phi"}, solve_options);
     m->drift_rank_factor = S(1000);
     b.model = std::move(m);
     // Released at rest with the cranks 45° below the ground line: it swings
@@ -130,6 +140,7 @@ BuiltinModel<S> make_builtin_model(const std::string& name,
     b.defaults.t_end = S(10);
     b.description = "planar double parallelogram: L = a = 1, crank mass 1, coupler mass 2, g = 9.81";
   } else if (name == "sliding-bar") {
+    no_method();
     // m = 1, l = 1, μ = 1/2: the bar at θ = π/6 on the ground, sliding left.
     systems::SlidingBar<S> sys{S(1), S(1), g, S(1) / S(2)};
     auto m = std::make_unique<ContactModel<S, systems::SlidingBar<S>>>(
@@ -144,6 +155,7 @@ BuiltinModel<S> make_builtin_model(const std::string& name,
     b.defaults.t_end = S(7) / S(20);  // end B reaches the ground at t ≈ 0.39
     b.description = "Y3, 003 Example 4.1: sliding bar, m = 1, l = 1, mu = 0.5, g = 9.81";
   } else if (name == "two-bars") {
+    no_method();
     // 003 Example 4.2's data: m = 2 kg, l = 2 m, μ = 0.2, θ₁ = θ₂ = π/4,
     // x = y = l sin(π/4), ẋ = −1, ẏ = 1, θ̇₁ = −0.1, θ̇₂ = 0.1 (g = 9.8 assumed).
     // Derived: with (x, y) the centre of AB both A and C start at height

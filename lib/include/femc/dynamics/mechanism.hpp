@@ -5,6 +5,7 @@
 // constraints at the working precision (models::assemble), the rank decided
 // drift-aware as for the built-in redundant linkage.
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <variant>
 
@@ -18,16 +19,31 @@ namespace femc::dynamics {
 
 // The system type BilateralModel asks for (see bilateral_model.hpp), for a
 // PlanarModel<S> or a SpatialModel<S>.
+// A planar model's M and A are formed sparse wherever the dense matrices
+// are not needed (the energy, the constraints' rate, and the solve when the
+// method is `sparse`), so that a large mechanism runs without an n × n
+// matrix; a spatial model's are dense (its sparse system is its dense one
+// stored sparse).
 template <class S, class ModelT>
 struct Mechanism {
   ModelT model;
+  static constexpr bool kPlanar = std::is_same_v<ModelT, models::PlanarModel<S>>;
 
   System<S> at(const Vector<S>& q, const Vector<S>& qd) const { return models::system_at(model, q, qd); }
+  SparseSystem<S> sparse_at(const Vector<S>& q, const Vector<S>& qd) const {
+    if constexpr (kPlanar) return models::sparse_system_at(model, q, qd);
+    else return to_sparse(at(q, qd));
+  }
   Matrix<S> mass(const Vector<S>& q) const { return models::mass_matrix(model, q); }
+  S kinetic(const Vector<S>& q, const Vector<S>& qd) const {
+    if constexpr (kPlanar) return qd.dot(models::sparse_mass_matrix(model) * qd) / S(2);
+    else return qd.dot(mass(q) * qd) / S(2);
+  }
   S potential(const Vector<S>& q) const { return models::potential(model, q); }
   Vector<S> constraint(const Vector<S>& q) const { return models::constraints(model, q); }
   Vector<S> constraint_rate(const Vector<S>& q, const Vector<S>& qd) const {
-    return models::constraint_jacobian(model, q) * qd;
+    if constexpr (kPlanar) return models::sparse_constraint_jacobian(model, q) * qd;
+    else return models::constraint_jacobian(model, q) * qd;
   }
   // The forces that do work without a potential (dampers): their power is
   // carried in the energy balance with the non-ideal constraint forces.
@@ -38,12 +54,14 @@ struct Mechanism {
 
 // The file's initial state put on the constraints: |φ|∞ ≤ 64·u (SI units:
 // metres), else InputError naming the model (its initial positions do not
-// close the joints, at any precision).
+// close the joints, at any precision). Newton's steps solve with cod, or
+// with `sparse` when that is the method (models::assemble).
 template <class S, class ModelT, class Text>
-void assembled_initial_state(const ModelT& model, const Text& text, Vector<S>& q, Vector<S>& qd) {
+void assembled_initial_state(const ModelT& model, const Text& text, Vector<S>& q, Vector<S>& qd,
+                             Method method = Method::Cod) {
   initial_state<S>(text, q, qd);
   const S tol = S(64) * unit_roundoff<S>();
-  const S left = models::assemble(model, q, qd, tol);
+  const S left = models::assemble(model, q, qd, tol, 50, method);
   if (left > tol)
     throw InputError(text.name.empty() ? "model" : text.name,
                      "the initial positions do not assemble: |φ|∞ = " + format_scalar(left) + " after Newton's steps");
@@ -65,17 +83,21 @@ models::PlanarModel<S> to_model(const PlanarModelText& text) {
 template <class S>
 models::SpatialModel<S> to_model(const SpatialModelText& text) { return to_spatial_model<S>(text); }
 
-// The model of a file, assembled, as a BuiltinModel for simulate().
+// The model of a file, assembled, as a BuiltinModel for simulate(); each
+// state solved with `method` (default: Options' cod).
 template <class S>
-BuiltinModel<S> make_mechanism_model(const ModelText& file) {
+BuiltinModel<S> make_mechanism_model(const ModelText& file, std::optional<Method> method = std::nullopt) {
   return std::visit(
-      [](const auto& text) {
+      [&](const auto& text) {
         BuiltinModel<S> b;
         auto model = to_model<S>(text);
-        assembled_initial_state(model, text, b.q0, b.qd0);
+        Options<S> solve_options;
+        if (method) solve_options.method = *method;
+        assembled_initial_state(model, text, b.q0, b.qd0, solve_options.method);
         using Sys = Mechanism<S, decltype(model)>;
         std::vector<std::string> names = models::coordinate_names(model);
-        auto m = std::make_unique<BilateralModel<S, Sys>>(text.name, Sys{std::move(model)}, std::move(names));
+        auto m = std::make_unique<BilateralModel<S, Sys>>(text.name, Sys{std::move(model)}, std::move(names),
+                                                          solve_options);
         m->drift_rank_factor = S(1000);
         b.model = std::move(m);
         if (!text.t_end.empty()) b.defaults.t_end = detail::parse_entry<S>(text.t_end, "t_end");
@@ -88,13 +110,13 @@ BuiltinModel<S> make_mechanism_model(const ModelText& file) {
 // at(model, q, qd) for a model file's model at a given state (as given), or
 // at the file's initial state put on the constraints.
 template <class S, class At>
-auto at_model_state(const ModelText& file, const ModelStateText* state, At&& at) {
+auto at_model_state(const ModelText& file, const ModelStateText* state, At&& at, Method method = Method::Cod) {
   return std::visit(
       [&](const auto& text) {
         const auto model = to_model<S>(text);
         Vector<S> q, qd;
         if (state) state_from_text<S>(*state, model, q, qd);
-        else assembled_initial_state(model, text, q, qd);
+        else assembled_initial_state(model, text, q, qd, method);
         return at(model, q, qd);
       },
       file);
@@ -108,17 +130,20 @@ System<S> model_system(const ModelText& file, const ModelStateText* state) {
   });
 }
 
-// The same, stored sparse: a planar model's sparse system (no dense matrix;
-// the initial state is still assembled by dense solves, models::assemble);
-// a spatial model's dense system stored sparse.
+// The same, stored sparse: a planar model's sparse system (no dense matrix,
+// the initial state assembled by sparse solves too); a spatial model's dense
+// system stored sparse.
 template <class S>
 SparseSystem<S> model_sparse_system(const ModelText& file, const ModelStateText* state) {
-  return at_model_state<S>(file, state, [](const auto& model, const Vector<S>& q, const Vector<S>& qd) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(model)>, models::PlanarModel<S>>)
-      return models::sparse_system_at(model, q, qd);
-    else
-      return to_sparse(models::system_at(model, q, qd));
-  });
+  return at_model_state<S>(
+      file, state,
+      [](const auto& model, const Vector<S>& q, const Vector<S>& qd) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(model)>, models::PlanarModel<S>>)
+          return models::sparse_system_at(model, q, qd);
+        else
+          return to_sparse(models::system_at(model, q, qd));
+      },
+      Method::Sparse);
 }
 
 }  // namespace femc::dynamics

@@ -78,7 +78,9 @@ class Model {
   virtual bool begin_step(const Vector<S>&, const Vector<S>&) const { return false; }
   virtual Vector<S> switching(const Vector<S>&, const Vector<S>&) const { return {}; }
 
-  S kinetic(const Vector<S>& q, const Vector<S>& qd) const { return qd.dot(mass(q) * qd) / S(2); }
+  // ½ q̇ᵀM q̇; a model whose M is large and sparse computes it without the
+  // dense mass().
+  virtual S kinetic(const Vector<S>& q, const Vector<S>& qd) const { return qd.dot(mass(q) * qd) / S(2); }
   S energy(const Vector<S>& q, const Vector<S>& qd) const { return kinetic(q, qd) + potential(q); }
 };
 

@@ -14,7 +14,7 @@
 //   E(t) − E(0) − ∫ q̇ᵀQᵂ dt − (impact losses)
 // measures the integrator's error (model.hpp). Per record: the energy, both
 // works, the balance, and the position- and velocity-level constraint
-// violations (max norm).
+// violations (max norm). The trajectory's maxima are over the records kept.
 //
 // Impacts (unilateral models): a gap that crosses zero during a step is
 // located by bisection on the dense output (Dopri5) or on re-taken steps
@@ -45,6 +45,7 @@ template <class S>
 struct SimulationOptions {
   S t_end = S(1);
   S dt = S(1) / S(100);    // Rk4 step and the record interval
+  long record_every = 1;   // keep every k-th record (and the last): a large model's records are large
   S abs_tol = S(1) / S(10000000000LL);  // Dopri5, BulirschStoer
   S rel_tol = S(1) / S(10000000000LL);
   Stepper stepper = Stepper::Dopri5;

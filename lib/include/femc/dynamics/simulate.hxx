@@ -27,6 +27,8 @@ void check_simulation_input(const Model<S>& model, const Vector<S>& q0, const Ve
   if (!(opt.t_end > S(0))) throw InputError("t_end", "must be positive, got " + format_scalar(opt.t_end));
   if (!(opt.dt > S(0)) || opt.dt > opt.t_end)
     throw InputError("dt", "must be in (0, t_end], got " + format_scalar(opt.dt));
+  if (opt.record_every < 1)
+    throw InputError("record_every", "must be at least 1, got " + std::to_string(opt.record_every));
   if (!(opt.abs_tol > S(0)) || !(opt.rel_tol >= S(0)))
     throw InputError("tolerance", "abs_tol must be positive and rel_tol non-negative");
 }
@@ -46,8 +48,7 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
   Run<S> run{model, opt, layout, traj, forces, recorder, events, layout.pack(q0, qd0)};
   try {
     forces.begin_step(run.x);
-    recorder.record(run.x, run.t);
-    ++run.next_record;
+    run.record(run.x, run.t);
     if (opt.stepper == Stepper::Rk4) {
       odeint::runge_kutta4<OdeState<S>, S, OdeState<S>, S> stepper;
       run_fixed_step(run, stepper);

@@ -185,6 +185,8 @@ template <class S>
 SparseSystem<S> sparse_system_at(const PlanarModel<S>& model, const Vector<S>& q, const Vector<S>& qd);
 template <class S>
 SparseMatrix<S> sparse_mass_matrix(const PlanarModel<S>& model);
+template <class S>
+SparseMatrix<S> sparse_constraint_jacobian(const PlanarModel<S>& model, const Vector<S>& q);
 
 // A point of a body (or of the ground) in the ground frame, and its velocity.
 template <class S>

@@ -382,13 +382,28 @@ SparseMatrix<S> sparse_mass_matrix(const PlanarModel<S>& model) {
   return M;
 }
 
+namespace planar_detail {
+template <class S>
+SparseMatrix<S> from_triplets(const PlanarModel<S>& model, const std::vector<Eigen::Triplet<S, int>>& t) {
+  SparseMatrix<S> A(constraint_rows(model), model.n());
+  A.setFromTriplets(t.begin(), t.end());
+  return A;
+}
+}  // namespace planar_detail
+
+template <class S>
+SparseMatrix<S> sparse_constraint_jacobian(const PlanarModel<S>& model, const Vector<S>& q) {
+  std::vector<Eigen::Triplet<S, int>> t;
+  planar_detail::evaluate_constraints<S>(model, q, nullptr, {nullptr, nullptr, nullptr, &t});
+  return planar_detail::from_triplets(model, t);
+}
+
 template <class S>
 SparseSystem<S> sparse_system_at(const PlanarModel<S>& model, const Vector<S>& q, const Vector<S>& qd) {
   std::vector<Eigen::Triplet<S, int>> t;
   SparseSystem<S> sys;
   planar_detail::evaluate_constraints<S>(model, q, &qd, {nullptr, nullptr, &sys.b, &t});
-  sys.A.resize(constraint_rows(model), model.n());
-  sys.A.setFromTriplets(t.begin(), t.end());
+  sys.A = planar_detail::from_triplets(model, t);
   sys.M = sparse_mass_matrix(model);
   sys.Q = applied_forces(model, q);
   sys.C = Vector<S>::Zero(model.n());

@@ -17,8 +17,15 @@ class Recorder {
   Recorder(const Model<S>& model, ForceEvaluator<S>& forces, OdeLayout layout, Trajectory<S>& traj, S initial_energy)
       : model_(model), forces_(forces), layout_(layout), traj_(traj), E0_(initial_energy) {}
 
-  // Records x at t. Throws ModelStop (check_state) when x leaves what the
-  // model describes.
+  // Throws ModelStop (check_state) when x leaves what the model describes:
+  // at every record time, kept or not (stepping.hpp).
+  void check(const OdeState<S>& x) const {
+    Vector<S> q, qd;
+    layout_.unpack(x, q, qd);
+    model_.check_state(q);
+  }
+
+  // Records x at t, after check(x).
   void record(const OdeState<S>& x, const S& t) {
     Record<S> r;
     r.t = t;

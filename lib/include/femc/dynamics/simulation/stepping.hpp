@@ -41,6 +41,12 @@ struct Run {
   // The last record is at t_end when t_end is a multiple of dt up to rounding.
   S t_last() const { return opt.t_end * (S(1) + S(4) * unit_roundoff<S>()); }
   bool records_left() const { return record_time(next_record) <= t_last(); }
+  // Record times are k·dt; every record_every-th one is kept, and the last.
+  void record(const OdeState<S>& at, const S& time) {
+    if (next_record % opt.record_every == 0 || record_time(next_record + 1) > t_last()) recorder.record(at, time);
+    else recorder.check(at);
+    ++next_record;
+  }
   void check_step_limit() const {
     if (traj.steps >= opt.max_steps) throw ModelStop("step limit reached");
   }
@@ -76,8 +82,7 @@ void run_fixed_step(Run<S>& run, Stepper& stepper) {
     run.x = std::move(x1);
     run.t = t1;
     run.forces.begin_step(run.x);
-    run.recorder.record(run.x, run.t);
-    ++run.next_record;
+    run.record(run.x, run.t);
   }
 }
 
@@ -89,8 +94,7 @@ void run_dense_output(Run<S>& run, Stepper& stepper) {
     while (run.records_left() && run.record_time(run.next_record) <= until) {
       OdeState<S> xr(run.x.size());
       stepper.calc_state(run.record_time(run.next_record), xr);
-      run.recorder.record(xr, run.record_time(run.next_record));
-      ++run.next_record;
+      run.record(xr, run.record_time(run.next_record));
     }
   };
   int refusals = 0;
