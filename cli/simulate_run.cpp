@@ -75,7 +75,7 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   if (!a.record_every.empty()) {
     const std::string& k = a.record_every;
     if (k.empty() || k.size() > 9 || k.find_first_not_of("0123456789") != std::string::npos || std::stol(k) < 1)
-      throw InputError("record-every", "must be a positive integer, got '" + k.substr(0, 40) + "'");
+      throw InputError("record-every", "must be an integer from 1 to 999999999, got '" + k.substr(0, 40) + "'");
     opt.record_every = std::stol(k);
   }
   if (opt.t_end / opt.dt > S(kMaxRecords))

@@ -270,6 +270,14 @@ TEST(CliSimulate, RecordEveryKeepsEveryKthRecordAndTheLast) {
   ASSERT_EQ(b.size(), 6u);   // the header and t = 0, 0.03, 0.06, 0.09, 0.1
   for (std::size_t i : {0, 1, 4, 7, 10, 11}) EXPECT_NE(std::find(b.begin(), b.end(), a[i]), b.end()) << "row " << i;
   EXPECT_EQ(nlohmann::json::parse(some.err)["record_every"], 3);
+  // A run that stops early (Y4's hinge reaches the ground at ≈ 0.74 s) keeps
+  // the last state it reached, whatever K, and stamps its stop there.
+  const CliRun full = femc("simulate two-bars --t-end 2"), thin = femc("simulate two-bars --t-end 2 --record-every 7");
+  ASSERT_EQ(full.status, 3) << full.err;
+  ASSERT_EQ(thin.status, 3) << thin.err;
+  EXPECT_EQ(rows(thin.out).back(), rows(full.out).back());
+  EXPECT_LT(rows(thin.out).size(), rows(full.out).size() / 5);
+  EXPECT_EQ(nlohmann::json::parse(thin.err)["events"].back(), nlohmann::json::parse(full.err)["events"].back());
 }
 
 TEST(CliSimulate, BadOptionsExitTwoWithOneLineAndNoOutput) {

@@ -323,6 +323,15 @@ TEST(SparseMethod, CutsTheRedundantRowsOfTheFlatA02Configuration) {
 // states are assembled and solved sparse, and its energy and constraint rate
 // are computed from sparse M and A.
 
+// The sparse path is taken only where these detections hold: a planar
+// mechanism offers its sparse system and its energy, and a planar model (not
+// a spatial one) its sparse Jacobian to the assembly.
+using PlanarMechanism = dynamics::Mechanism<double, models::PlanarModel<double>>;
+static_assert(dynamics::bilateral_detail::has<dynamics::bilateral_detail::sparse_at_call, PlanarMechanism, double>);
+static_assert(dynamics::bilateral_detail::has<dynamics::bilateral_detail::kinetic_call, PlanarMechanism, double>);
+static_assert(models::assemble_detail::has_sparse_jacobian<models::PlanarModel<double>, double>::value);
+static_assert(!models::assemble_detail::has_sparse_jacobian<models::SpatialModel<double>, double>::value);
+
 dynamics::BuiltinModel<double> a02_file_model(int N, std::optional<Method> method) {
   const std::string file = std::string(FEMC_MODELS) + "/benchmarks/a02_n_four_bar_" + std::to_string(N) + ".json";
   return dynamics::make_mechanism_model<double>(read_model_text(test::slurp(file)), method);

@@ -81,6 +81,7 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
     // spring of zero length): the same.
     traj.stop_reason = std::string("system: ") + e.what();
   }
+  if (!traj.completed) run.keep_unkept();
   traj.force_evaluations = forces.evaluations();
   if (!traj.completed)
     traj.events.push_back({traj.records.empty() ? S(0) : traj.records.back().t, traj.stop_reason});

@@ -13,6 +13,7 @@
 // does not describe, the step limit), MethodError or InputError (a state
 // whose system cannot be solved or built), which simulate() turns into the
 // run's stop reason.
+#include <optional>
 #include <utility>
 
 #include "femc/dynamics/simulate.hpp"
@@ -36,6 +37,9 @@ struct Run {
   OdeState<S> x;
   S t = S(0);
   long next_record = 0;
+  // The last record time's state that passed check() but was not kept: a
+  // run that stops early keeps it (keep_unkept), whatever record_every.
+  std::optional<std::pair<OdeState<S>, S>> unkept;
 
   S record_time(long k) const { return S(k) * opt.dt; }
   // The last record is at t_end when t_end is a multiple of dt up to rounding.
@@ -43,9 +47,27 @@ struct Run {
   bool records_left() const { return record_time(next_record) <= t_last(); }
   // Record times are k·dt; every record_every-th one is kept, and the last.
   void record(const OdeState<S>& at, const S& time) {
-    if (next_record % opt.record_every == 0 || record_time(next_record + 1) > t_last()) recorder.record(at, time);
-    else recorder.check(at);
+    if (next_record % opt.record_every == 0 || record_time(next_record + 1) > t_last()) {
+      recorder.record(at, time);
+      unkept.reset();
+    } else {
+      recorder.check(at);
+      unkept.emplace(at, time);
+    }
     ++next_record;
+  }
+  // After an early stop: the last state reached is a record. Its forces may
+  // be what stopped the run (they are the next step's first stage); then it
+  // stays out, as it would with every record kept.
+  void keep_unkept() {
+    if (!unkept) return;
+    try {
+      recorder.record(unkept->first, unkept->second);
+    } catch (const ModelStop&) {
+    } catch (const MethodError&) {
+    } catch (const InputError&) {
+    }
+    unkept.reset();
   }
   void check_step_limit() const {
     if (traj.steps >= opt.max_steps) throw ModelStop("step limit reached");
