@@ -17,23 +17,27 @@
 
 namespace femc::dynamics {
 
+// The FEMC problem of a model at a state, stored sparse: a planar model's
+// sparse system (no dense matrix); a spatial model's dense one stored sparse.
+template <class S, class ModelT>
+SparseSystem<S> sparse_system_of(const ModelT& model, const Vector<S>& q, const Vector<S>& qd) {
+  if constexpr (std::is_same_v<ModelT, models::PlanarModel<S>>) return models::sparse_system_at(model, q, qd);
+  else return to_sparse(models::system_at(model, q, qd));
+}
+
 // The system type BilateralModel asks for (see bilateral_model.hpp), for a
 // PlanarModel<S> or a SpatialModel<S>.
 // A planar model's M and A are formed sparse wherever the dense matrices
 // are not needed (the energy, the constraints' rate, and the solve when the
 // method is `sparse`), so that a large mechanism runs without an n × n
-// matrix; a spatial model's are dense (its sparse system is its dense one
-// stored sparse).
+// matrix; a spatial model's are dense.
 template <class S, class ModelT>
 struct Mechanism {
   ModelT model;
   static constexpr bool kPlanar = std::is_same_v<ModelT, models::PlanarModel<S>>;
 
   System<S> at(const Vector<S>& q, const Vector<S>& qd) const { return models::system_at(model, q, qd); }
-  SparseSystem<S> sparse_at(const Vector<S>& q, const Vector<S>& qd) const {
-    if constexpr (kPlanar) return models::sparse_system_at(model, q, qd);
-    else return to_sparse(at(q, qd));
-  }
+  SparseSystem<S> sparse_at(const Vector<S>& q, const Vector<S>& qd) const { return sparse_system_of(model, q, qd); }
   Matrix<S> mass(const Vector<S>& q) const { return models::mass_matrix(model, q); }
   S kinetic(const Vector<S>& q, const Vector<S>& qd) const {
     if constexpr (kPlanar) return qd.dot(models::sparse_mass_matrix(model) * qd) / S(2);
@@ -137,12 +141,7 @@ template <class S>
 SparseSystem<S> model_sparse_system(const ModelText& file, const ModelStateText* state) {
   return at_model_state<S>(
       file, state,
-      [](const auto& model, const Vector<S>& q, const Vector<S>& qd) {
-        if constexpr (std::is_same_v<std::decay_t<decltype(model)>, models::PlanarModel<S>>)
-          return models::sparse_system_at(model, q, qd);
-        else
-          return to_sparse(models::system_at(model, q, qd));
-      },
+      [](const auto& model, const Vector<S>& q, const Vector<S>& qd) { return sparse_system_of(model, q, qd); },
       Method::Sparse);
 }
 
