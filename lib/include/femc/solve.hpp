@@ -37,7 +37,9 @@ template <class S>
 void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol, CodWorkspace<S>& ws);
 
 // A sparse system (sparse_system.hpp): validate(sys) on its stored entries
-// (unless opt.assume_valid), then method `sparse`, without a dense matrix.
+// (unless opt.assume_valid), then method `sparse`, without a dense matrix;
+// the definiteness of M and W is decided by the method's own Cholesky
+// factorizations (the same InputError, before any result), not twice.
 // Another method is run on the dense copy (to_dense), for comparisons on
 // systems small enough to store dense. Rounded data (Options::
 // data_precision) are judged by the dense entry only: InputError here.

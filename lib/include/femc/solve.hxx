@@ -147,7 +147,7 @@ Solution<S> solve(const SparseSystem<S>& sys, const Options<S>& opt) {
   if (!opt.data_precision.exact())
     throw InputError("data_precision", "a sparse system is solved as exact data; rounded data (" +
                                            to_string(opt.data_precision) + ") are judged by the dense entry");
-  if (!opt.assume_valid) validate(sys);
+  if (!opt.assume_valid) validate_entries(sys);  // solve_sparse's Cholesky factors decide definiteness
   Solution<S> sol;
   if constexpr (ScalarTraits<S>::exact) {
     throw InputError("method", "'sparse' needs square roots; exact arithmetic runs only " +

@@ -45,6 +45,11 @@ System<S> to_dense(const SparseSystem<S>& sys);
 // factorization at the working precision succeeds).
 template <class S>
 void validate(const SparseSystem<S>& sys);
+// validate() but definiteness, for a caller whose next step is the Cholesky
+// factorization of M and W that decides it (methods/sparse.hpp throws the
+// same InputError): a sparse solve then factors M once, not twice.
+template <class S>
+void validate_entries(const SparseSystem<S>& sys);
 
 }  // namespace femc
 

@@ -55,16 +55,18 @@ void require_finite(const SparseMatrix<S>& X, const char* field) {
 // |X_ij − X_ji| against the largest |X_ij|.
 template <class S>
 void require_symmetric(const SparseMatrix<S>& X, const char* field) {
+  // Every pair with a stored entry is met from that entry; its mirror is
+  // found by a binary search in its column (no copy of X).
   using std::abs;
-  const SparseMatrix<S> D = SparseMatrix<S>(X.transpose()) - X;
   S scale(0), size(0);
   Index bi = 0, bj = 0;
   for (Index j = 0; j < X.outerSize(); ++j)
-    for (typename SparseMatrix<S>::InnerIterator it(X, j); it; ++it)
+    for (typename SparseMatrix<S>::InnerIterator it(X, j); it; ++it) {
       if (abs(it.value()) > scale) scale = abs(it.value());
-  for (Index j = 0; j < D.outerSize(); ++j)
-    for (typename SparseMatrix<S>::InnerIterator it(D, j); it; ++it)
-      if (abs(it.value()) > size) size = abs(it.value()), bi = it.row(), bj = j;
+      if (it.row() == j) continue;
+      const S gap = abs(S(it.value() - X.coeff(j, it.row())));
+      if (gap > size) size = gap, bi = it.row(), bj = j;
+    }
   if (size > symmetry_tolerance<S>() * scale) {
     std::ostringstream os;
     os << "not symmetric: entry [" << bi << "][" << bj << "] differs from [" << bj << "][" << bi << "] by "
@@ -75,8 +77,7 @@ void require_symmetric(const SparseMatrix<S>& X, const char* field) {
 }
 
 template <class S>
-void require_spd(const SparseMatrix<S>& X, const char* field) {
-  require_symmetric(X, field);
+void require_definite(const SparseMatrix<S>& X, const char* field) {
   Eigen::SimplicialLLT<SparseMatrix<S>, Eigen::Lower, Eigen::AMDOrdering<int>> llt(X);
   if (llt.info() != Eigen::Success) throw not_positive_definite<S>(field);
 }
@@ -84,7 +85,7 @@ void require_spd(const SparseMatrix<S>& X, const char* field) {
 }  // namespace detail
 
 template <class S>
-void validate(const SparseSystem<S>& sys) {
+void validate_entries(const SparseSystem<S>& sys) {
   detail::require_shapes(sys, kMaxSparseDimension, true);
   detail::require_finite(sys.M, "M");
   detail::require_finite(sys.A, "A");
@@ -92,8 +93,15 @@ void validate(const SparseSystem<S>& sys) {
   detail::require_finite(sys.Q, "Q");
   detail::require_finite(sys.C, "C");
   detail::require_finite(sys.W, "W");
-  detail::require_spd(sys.M, "M");
-  if (sys.weighted()) detail::require_spd(sys.W, "W");
+  detail::require_symmetric(sys.M, "M");
+  if (sys.weighted()) detail::require_symmetric(sys.W, "W");
+}
+
+template <class S>
+void validate(const SparseSystem<S>& sys) {
+  validate_entries(sys);
+  detail::require_definite(sys.M, "M");
+  if (sys.weighted()) detail::require_definite(sys.W, "W");
 }
 
 }  // namespace femc

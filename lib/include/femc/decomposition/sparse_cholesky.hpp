@@ -82,7 +82,7 @@ class SparseCholesky {
 
 template <class S>
 SparseMatrix<S> SparseCholesky<S>::solve_F(const SparseMatrix<S>& X) const {
-  const SparseMatrix<S> PX = llt_.permutationP() * X;  // rows permuted
+  const auto& P = llt_.permutationP().indices();  // row r of X is row P(r) of PX, read in place
   const auto& L = llt_.matrixL().nestedExpression();                  // lower, diagonal first in each column
   const Index n = n_;
   std::vector<Eigen::Triplet<S, int>> out;
@@ -90,12 +90,12 @@ SparseMatrix<S> SparseCholesky<S>::solve_F(const SparseMatrix<S>& X) const {
   std::vector<char> marked(n, 0);
   std::vector<Index> reach, stack, next;
   reach.reserve(n);
-  for (Index j = 0; j < PX.cols(); ++j) {
+  for (Index j = 0; j < X.cols(); ++j) {
     // The reach of the column's nonzeros in L's graph, in topological order
     // (reverse postorder of a depth-first search).
     reach.clear();
-    for (typename SparseMatrix<S>::InnerIterator it(PX, j); it; ++it) {
-      const Index start = it.row();
+    for (typename SparseMatrix<S>::InnerIterator it(X, j); it; ++it) {
+      const Index start = P(it.row());
       if (marked[start]) continue;
       stack.assign(1, start);
       next.assign(1, L.outerIndexPtr()[start] + 1);
@@ -118,7 +118,7 @@ SparseMatrix<S> SparseCholesky<S>::solve_F(const SparseMatrix<S>& X) const {
         }
       }
     }
-    for (typename SparseMatrix<S>::InnerIterator it(PX, j); it; ++it) x(it.row()) = it.value();
+    for (typename SparseMatrix<S>::InnerIterator it(X, j); it; ++it) x(P(it.row())) = it.value();
     for (auto r = reach.rbegin(); r != reach.rend(); ++r) {
       const Index i = *r;
       const Index begin = L.outerIndexPtr()[i], end = L.outerIndexPtr()[i + 1];

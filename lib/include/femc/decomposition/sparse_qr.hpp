@@ -35,6 +35,7 @@
 // column position) and a work value, so Qᵀy and Qz cost one pass over them.
 #include <Eigen/OrderingMethods>
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "femc/sparse_linalg.hpp"
@@ -116,30 +117,67 @@ template <class S>
 void SparseQR<S>::rotate(Row& Rk, Row& w, const S& c, const S& s) {
   // Rk and w both start at column k; Rk ← c·Rk + s·w and w ← −s·Rk + c·w
   // over the union of their patterns, w's entry at k eliminated.
-  merged_k_.clear();
-  merged_w_.clear();
-  const S zero(0);
-  std::size_t a = 0, b = 0;
-  while (a < Rk.size() || b < w.size()) {
-    Index col;
-    const S* x = &zero;
-    const S* y = &zero;
-    if (b == w.size() || (a < Rk.size() && Rk[a].col < w[b].col)) {
-      col = Rk[a].col;
-      x = &Rk[a++].value;
-    } else if (a == Rk.size() || w[b].col < Rk[a].col) {
-      col = w[b].col;
-      y = &w[b++].value;
-    } else {
-      col = Rk[a].col;
-      x = &Rk[a++].value;
-      y = &w[b++].value;
+  const std::size_t most = Rk.size() + w.size();
+  const Entry* a = Rk.data();
+  const Entry* const a_end = a + Rk.size();
+  const Entry* b = w.data();
+  const Entry* const b_end = b + w.size();
+  if constexpr (std::is_trivially_copyable_v<S>) {
+    // Written through pointers into buffers sized once: push_back stores the
+    // vector's end at each entry, which took half of this loop's time.
+    if (merged_k_.size() < most) merged_k_.resize(most), merged_w_.resize(most);
+    Entry* k = merged_k_.data();
+    Entry* v = merged_w_.data();
+    *k++ = {a->col, c * a->value + s * b->value};  // column k: w's entry there is eliminated
+    ++a, ++b;
+    while (a != a_end || b != b_end) {
+      if (b == b_end || (a != a_end && a->col < b->col)) {
+        *k++ = {a->col, c * a->value};
+        *v++ = {a->col, -s * a->value};
+        ++a;
+      } else if (a == a_end || b->col < a->col) {
+        *k++ = {b->col, s * b->value};
+        *v++ = {b->col, c * b->value};
+        ++b;
+      } else {
+        *k++ = {a->col, c * a->value + s * b->value};
+        *v++ = {a->col, c * b->value - s * a->value};
+        ++a, ++b;
+      }
     }
-    merged_k_.push_back({col, S(c * *x + s * *y)});
-    if (col != merged_k_.front().col) merged_w_.push_back({col, S(c * *y - s * *x)});
+    // Swapped in, not copied: the buffers trade places with Rk and w and
+    // keep their capacity (resizing a trivially copyable vector down is free).
+    merged_k_.resize(std::size_t(k - merged_k_.data()));
+    merged_w_.resize(std::size_t(v - merged_w_.data()));
+    std::swap(Rk, merged_k_);
+    std::swap(w, merged_w_);
+  } else {
+    merged_k_.clear();
+    merged_w_.clear();
+    merged_k_.reserve(most);
+    merged_w_.reserve(most);
+    const S zero(0);
+    while (a != a_end || b != b_end) {
+      Index col;
+      const S* x = &zero;
+      const S* y = &zero;
+      if (b == b_end || (a != a_end && a->col < b->col)) {
+        col = a->col;
+        x = &(a++)->value;
+      } else if (a == a_end || b->col < a->col) {
+        col = b->col;
+        y = &(b++)->value;
+      } else {
+        col = a->col;
+        x = &(a++)->value;
+        y = &(b++)->value;
+      }
+      merged_k_.push_back({col, S(c * *x + s * *y)});
+      if (col != merged_k_.front().col) merged_w_.push_back({col, S(c * *y - s * *x)});
+    }
+    std::swap(Rk, merged_k_);
+    std::swap(w, merged_w_);
   }
-  std::swap(Rk, merged_k_);
-  std::swap(w, merged_w_);
 }
 
 template <class S>
@@ -188,9 +226,13 @@ void SparseQR<S>::compute(const SparseMatrix<S>& X, const S& threshold, const st
   // The fill-reducing order of the columns (COLAMD on the pattern of X).
   Eigen::PermutationMatrix<Eigen::Dynamic, Eigen::Dynamic, int> perm;
   if (rows_ > 0 && cols_ > 0) {
-    SparseMatrix<S> Xc = X;
-    Xc.makeCompressed();
-    Eigen::COLAMDOrdering<int>()(Xc, perm);
+    if (X.isCompressed()) {
+      Eigen::COLAMDOrdering<int>()(X, perm);
+    } else {
+      SparseMatrix<S> Xc = X;
+      Xc.makeCompressed();
+      Eigen::COLAMDOrdering<int>()(Xc, perm);
+    }
   }  // position perm.indices()(j) for column j
   order_.assign(cols_, 0);
   std::vector<Index> position(cols_);
@@ -201,24 +243,32 @@ void SparseQR<S>::compute(const SparseMatrix<S>& X, const S& threshold, const st
 
   // The rows of X Π, each sorted by position; fed in the order of their
   // first position (George–Heath), ties in the order of the rows.
-  std::vector<Row> rows(rows_);
+  // Stored flat, row i in entries [start[i], start[i + 1]).
+  std::vector<Index> start(rows_ + 1, 0);
   for (Index j = 0; j < cols_; ++j)
     for (typename SparseMatrix<S>::InnerIterator it(X, j); it; ++it)
-      if (it.value() != S(0)) rows[it.row()].push_back({position[j], it.value()});
-  std::vector<Index> feed;
-  feed.reserve(rows_);
-  for (Index i = 0; i < rows_; ++i) {
-    std::sort(rows[i].begin(), rows[i].end(), [](const Entry& x, const Entry& y) { return x.col < y.col; });
-    feed.push_back(i);
+      if (it.value() != S(0)) ++start[it.row() + 1];
+  for (Index i = 0; i < rows_; ++i) start[i + 1] += start[i];
+  Row entries(start[rows_]);
+  {
+    std::vector<Index> fill(start.begin(), start.end() - 1);
+    for (Index j = 0; j < cols_; ++j)
+      for (typename SparseMatrix<S>::InnerIterator it(X, j); it; ++it)
+        if (it.value() != S(0)) entries[fill[it.row()]++] = {position[j], it.value()};
   }
-  std::stable_sort(feed.begin(), feed.end(), [&](Index x, Index y) {
-    const Index fx = rows[x].empty() ? cols_ : rows[x].front().col;
-    const Index fy = rows[y].empty() ? cols_ : rows[y].front().col;
-    return fx < fy;
-  });
+  std::vector<Index> feed(rows_);
+  for (Index i = 0; i < rows_; ++i) {
+    std::sort(entries.begin() + start[i], entries.begin() + start[i + 1],
+              [](const Entry& x, const Entry& y) { return x.col < y.col; });
+    feed[i] = i;
+  }
+  auto first = [&](Index i) { return start[i] == start[i + 1] ? cols_ : entries[start[i]].col; };
+  std::stable_sort(feed.begin(), feed.end(), [&](Index x, Index y) { return first(x) < first(y); });
+  Row w;
   for (Index i : feed) {
     program_.push_back({Op::Load, i});
-    rotate_in(rows[i]);
+    w.assign(entries.begin() + start[i], entries.begin() + start[i + 1]);
+    rotate_in(w);
   }
 
   // Heath's cut, in column order: a dead column's row (without its R_kk)

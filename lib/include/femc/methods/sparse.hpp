@@ -38,7 +38,8 @@ namespace femc {
 // The method of methods/list.hpp, on a dense system (stored sparse first).
 template <class S>
 Solution<S> solve_sparse(const System<S>& sys, const Options<S>& opt);
-// On a sparse system that passed validate(sparse_system.hpp).
+// On a sparse system that passed validate_entries (sparse_system.hpp): M
+// and W not positive definite throw validate()'s InputError.
 template <class S>
 Solution<S> solve_sparse(const SparseSystem<S>& sys, const Options<S>& opt);
 

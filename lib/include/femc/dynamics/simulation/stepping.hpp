@@ -39,7 +39,7 @@ struct Run {
   long next_record = 0;
   // The last record time's state that passed check() but was not kept: a
   // run that stops early keeps it (keep_unkept), whatever record_every.
-  std::optional<std::pair<OdeState<S>, S>> unkept;
+  std::optional<std::pair<OdeState<S>, S>> unkept{};
 
   S record_time(long k) const { return S(k) * opt.dt; }
   // The last record is at t_end when t_end is a multiple of dt up to rounding.
