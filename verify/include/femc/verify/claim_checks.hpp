@@ -470,8 +470,10 @@ void G11(const Solver<S>& solver) {
   // ‖z‖² makes it the minimum-norm least-squares solution.
   Vector<S> z1;
   if constexpr (ScalarTraits<S>::exact) {
+    Options<S> exact;
+    exact.method = Method::Exact;
     z1 = solve(make_system<S>(Matrix<S>::Identity(x.sys.n(), x.sys.n()), x.sys.A, x.sys.b, Vector<S>::Zero(x.sys.n())),
-               Options<S>{Method::Exact})
+               exact)
              .qdd;
   } else {
     z1 = CompleteOrthogonal<S>(x.sys.A, default_rank_tolerance<S>(x.sys.m(), x.sys.n())).solve(x.sys.b);
