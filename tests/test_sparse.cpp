@@ -116,38 +116,6 @@ TEST(SparseQR, RotationsReproduceTheMatrixAndTheRankOfExactDependencies) {
   RecordProperty("dependent_R_kk_units", std::to_string(worst_units));
 }
 
-// Near dependencies that leave no small |R_kk| for Heath's cut (each block
-// is Kahan-like: upper bidiagonal, 1 on the diagonal and −2 above it, whose
-// smallest singular value is about 2^{1−k} with every |R_kk| = 1), many of
-// them alike, as a mechanism's loops through a singular configuration: the
-// rank is the dense SVD's at the same cut, and it takes O(log d)
-// factorizations, not one per dependency (the batch of suspects; with one
-// column per factorization this case takes d + 1 of them).
-TEST(SparseCompleteOrthogonal, ManyAlikeHiddenDependenciesCostLogarithmicallyManyFactorizations) {
-  const int k = 48, d = 32, m = k * d;  // σ_min of a block ≈ 2^-47 ≈ 7e-15, below the cut ≈ 7e-13
-  std::vector<Eigen::Triplet<double, int>> t;
-  for (int b = 0; b < d; ++b)
-    for (int j = 0; j < k; ++j) {
-      t.emplace_back(b * k + j, b * k + j, 1.0);
-      if (j > 0) t.emplace_back(b * k + j - 1, b * k + j, -2.0);
-    }
-  SparseMatrix<double> Xt(m, m);
-  Xt.setFromTriplets(t.begin(), t.end());
-  const double tol = default_rank_tolerance<double>(m, m);
-  const SparseCompleteOrthogonal<double> cod(Xt, tol);
-
-  const Eigen::JacobiSVD<Matrix<double>> svd(Matrix<double>(Xt.topLeftCorner(k, k)));
-  const double sigma_min = svd.singularValues()(k - 1);
-  double d1 = 0;
-  for (Index j = 0; j < m; ++j) d1 = std::max(d1, Xt.col(j).norm());
-  ASSERT_LT(sigma_min, tol * d1 / 10);                           // a dependency at the cut, per block
-  ASSERT_GT(svd.singularValues()(k - 2), 1e3 * tol * d1);       // and only one
-  EXPECT_EQ(cod.rank().rank, m - d);
-  EXPECT_GT(cod.factorizations(), 1);  // Heath's cut alone does not see them
-  EXPECT_LE(cod.factorizations(), 2 * 5 + 3);  // 2 log₂ d + 3
-  RecordProperty("factorizations", std::to_string(cod.factorizations()));
-}
-
 // The data's rank cut reads ‖A‖_F from the stored values: the same as the
 // dense norm, also for a matrix with gaps between its columns (built by
 // insert() and not compressed).

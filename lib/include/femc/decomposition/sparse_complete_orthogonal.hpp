@@ -65,12 +65,8 @@ class SparseCompleteOrthogonal {
   //    the column of the largest |v_i| is marked dependent and X factored
   //    again with it last, where its remaining norm is at most √r·σ (Chan):
   //    the part dropped is of the size of σ, not of its |R_kk| where it
-  //    stood (a rank-3 draw lost 10⁻⁷ of q̈ that way, at every precision).
-  //    The columns next by |v_i| go last too, as suspects, dropped only if
-  //    their remaining norm is within the cut (the batch doubles while they
-  //    all are: O(log d) factorizations for a deficiency d; see compute).
-  //    The cut is τ·d₁, raised to the data's level when it applies, and to
-  //    τ_formed·d₁ while the rank exceeds rank_of_A (rank.hpp's band).
+  //    stood (a rank-3 draw lost 10⁻⁷ of q̈ that way, at every precision). The cut is τ·d₁, raised to the data's level when it applies,
+  //    and to τ_formed·d₁ while the rank exceeds rank_of_A (rank.hpp's band).
   // σ estimated by inverse iteration is an upper bound of X's r-th singular
   // value; a missed dependency needs a σ above the cut, for which the
   // iteration's start vector must be nearly orthogonal to v.
@@ -85,62 +81,29 @@ class SparseCompleteOrthogonal {
       if (norm > d1) d1 = norm;
     }
     const S cut_heath = rule.tol * d1;
-    using QR = SparseQR<S>;
-    std::vector<char> marks(m_, QR::kFree);
-    qr_.compute(Xt, cut_heath, marks);
-    factorizations_ = 1;
+    std::vector<char> dead(m_, 0);
+    qr_.compute(Xt, cut_heath, dead);
     S dropped = qr_.largest_dropped(), sigma(0);
     Index rank_of_A = -1;
     S cut = cut_heath;
     if (rule.data.applied && rule.data.cut > cut) cut = rule.data.cut;
-    Index batch = 1;  // columns marked per round: doubled while the suspects prove dependent
-    std::vector<Index> by_size;
     while (qr_.rank() > 0) {
       Vector<S> v;
       sigma = smallest_singular_value(v);
       bool dependent = !(sigma > cut);
-      S level = cut;                // a suspect is dropped when its remaining norm is at most this
-      Index room = qr_.rank() - 1;  // and at most this many besides the worst column
       if (!dependent && rule.tol_formed > rule.tol && !(sigma > rule.tol_formed * d1) && rule.rank_of_A) {
         if (rank_of_A < 0) rank_of_A = rule.rank_of_A();
         dependent = qr_.rank() > rank_of_A;
-        level = rule.tol_formed * d1;
-        room = qr_.rank() - rank_of_A - 1;  // the band drops down to the rank of A, not below
       }
       if (!dependent) break;
       if (sigma > dropped) dropped = sigma;
-      // The worst column (largest |v_l|) is dependent; the next ones by |v_l|
-      // are suspects: a cluster of small singular values (a mechanism's many
-      // alike loops through a singular configuration) spreads v over their
-      // columns, and one factorization per column would cost O(deficiency)
-      // factorizations. A suspect is dropped only when its remaining norm
-      // after all free columns is at most `level`, which makes a singular
-      // value that small (σ_min([X₁ x]) ≤ dist(x, span X₁)); otherwise it is
-      // kept. The batch doubles while every suspect is dropped, so a
-      // deficiency d costs O(log d) factorizations, and shrinks to what was
-      // dropped when some are not.
-      by_size.resize(std::size_t(v.size()));
-      for (Index l = 0; l < v.size(); ++l) by_size[std::size_t(l)] = l;
-      const Index take = std::min<Index>(batch, room + 1);
-      using std::abs;
-      std::partial_sort(by_size.begin(), by_size.begin() + take, by_size.end(),
-                        [&](Index a, Index b) { return abs(v(a)) > abs(v(b)) || (abs(v(a)) == abs(v(b)) && a < b); });
-      marks[qr_.column_at(qr_.live()[by_size[0]])] = QR::kDependent;
-      std::vector<Index> suspects;
-      for (Index t = 1; t < take; ++t) {
-        const Index column = qr_.column_at(qr_.live()[by_size[std::size_t(t)]]);
-        marks[column] = QR::kSuspect;
-        suspects.push_back(column);
+      Index worst = 0;
+      for (Index l = 1; l < v.size(); ++l) {
+        using std::abs;
+        if (abs(v(l)) > abs(v(worst))) worst = l;
       }
-      qr_.compute(Xt, cut_heath, marks, level);
-      ++factorizations_;
-      Index confirmed = 0;
-      for (Index column : suspects) {
-        const bool gone = !qr_.is_live(column);
-        marks[column] = gone ? QR::kDependent : QR::kFree;
-        confirmed += gone;
-      }
-      batch = confirmed + 1 == take ? 2 * take : confirmed + 1;
+      dead[qr_.column_at(qr_.live()[worst])] = 1;
+      qr_.compute(Xt, cut_heath, dead);
       if (qr_.largest_dropped() > dropped) dropped = qr_.largest_dropped();
     }
     rank_ = RankDecision<S>{};
@@ -165,9 +128,6 @@ class SparseCompleteOrthogonal {
   }
 
   const RankDecision<S>& rank() const { return rank_; }
-  // Sparse QR factorizations of X the rank decision took (1 when the first
-  // one's Heath cut settled it).
-  Index factorizations() const { return factorizations_; }
   Index rows() const { return m_; }
   Index cols() const { return n_; }
 
@@ -236,7 +196,7 @@ class SparseCompleteOrthogonal {
     return out;
   }
 
-  Index m_ = 0, n_ = 0, factorizations_ = 0;
+  Index m_ = 0, n_ = 0;
   SparseQR<S> qr_;
   std::optional<SparseQR<S>> second_;
   RankDecision<S> rank_;

@@ -45,21 +45,13 @@ namespace femc {
 template <class S>
 class SparseQR {
  public:
-  // How a rank-revealing step marks a column of X (`marks`, by column).
-  enum Mark : char {
-    kFree = 0,
-    kDependent = 1,  // found dependent: dropped
-    kSuspect = 2,    // perhaps dependent: dropped when |R_kk| ≤ suspect_threshold
-  };
   // Factors X with the columns whose |R_kk| ≤ threshold (absolute) dead,
-  // and the columns marked in `marks`. A marked column is ordered after all
-  // the free ones (suspects first, then the dependent ones), so that what
-  // is dropped of it is its part outside the span of all of them (Chan's
-  // rank-revealing QR moves such a column last for the same reason); the
-  // |R_kk| of a dropped one counts among the dropped magnitudes. A suspect
-  // kept is an ordinary live column that came last.
-  void compute(const SparseMatrix<S>& X, const S& threshold, const std::vector<char>& marks = {},
-               const S& suspect_threshold = S(0));
+  // and the columns marked in `dead` (by column of X: those a rank-revealing
+  // step found dependent). A marked column is ordered after all the others,
+  // so that what is dropped of it is its part outside the span of all of
+  // them (Chan's rank-revealing QR moves such a column last for the same
+  // reason), and its |R_kk| counts among the dropped magnitudes.
+  void compute(const SparseMatrix<S>& X, const S& threshold, const std::vector<char>& dead = {});
 
   Index rows() const { return rows_; }
   Index cols() const { return cols_; }
@@ -68,7 +60,6 @@ class SparseQR {
   // The live positions, ascending (position p holds column column_at(p)).
   const std::vector<Index>& live() const { return live_; }
   Index column_at(Index position) const { return order_[position]; }
-  bool is_live(Index column) const { return ordinal_[position_[column]] >= 0; }
   // |R_kk| of the live columns, by live ordinal, and the largest dropped one
   // (0 when none was dropped, or the columns were structurally empty).
   const Vector<S>& kept_diagonal() const { return kept_; }
@@ -114,7 +105,7 @@ class SparseQR {
 
   Index rows_ = 0, cols_ = 0, spilled_ = 0;
   std::vector<Row> R_;
-  std::vector<Index> order_, position_, live_, ordinal_;  // ordinal_[p]: live ordinal of position p, or −1
+  std::vector<Index> order_, live_, ordinal_;  // ordinal_[p]: live ordinal of position p, or −1
   std::vector<Step> program_;
   std::vector<S> cs_;  // (c, s) of each Rotate, in program order
   Vector<S> kept_;
@@ -222,8 +213,7 @@ void SparseQR<S>::rotate_in(Row& w) {
 }
 
 template <class S>
-void SparseQR<S>::compute(const SparseMatrix<S>& X, const S& threshold, const std::vector<char>& marks,
-                          const S& suspect_threshold) {
+void SparseQR<S>::compute(const SparseMatrix<S>& X, const S& threshold, const std::vector<char>& dead) {
   using std::abs;
   rows_ = X.rows();
   cols_ = X.cols();
@@ -245,12 +235,10 @@ void SparseQR<S>::compute(const SparseMatrix<S>& X, const S& threshold, const st
     }
   }  // position perm.indices()(j) for column j
   order_.assign(cols_, 0);
-  position_.assign(cols_, 0);
-  std::vector<Index>& position = position_;
+  std::vector<Index> position(cols_);
   for (Index j = 0; j < cols_; ++j) order_[perm.size() ? perm.indices()(j) : j] = j;
-  auto mark = [&](Index j) { return j < Index(marks.size()) ? marks[j] : char(kFree); };
-  auto rank_of = [&](Index j) { return mark(j) == kFree ? 0 : mark(j) == kSuspect ? 1 : 2; };
-  std::stable_sort(order_.begin(), order_.end(), [&](Index a, Index b) { return rank_of(a) < rank_of(b); });
+  auto marked = [&](Index j) { return j < Index(dead.size()) && dead[j]; };
+  std::stable_partition(order_.begin(), order_.end(), [&](Index j) { return !marked(j); });
   for (Index p = 0; p < cols_; ++p) position[order_[p]] = p;
 
   // The rows of X Π, each sorted by position; fed in the order of their
@@ -291,7 +279,7 @@ void SparseQR<S>::compute(const SparseMatrix<S>& X, const S& threshold, const st
   for (Index k = 0; k < cols_; ++k) {
     Row& Rk = R_[k];
     const S d = Rk.empty() ? S(0) : S(abs(Rk.front().value));
-    const bool forced = mark(order_[k]) == kDependent || (mark(order_[k]) == kSuspect && !(d > suspect_threshold));
+    const bool forced = marked(order_[k]);
     if (!Rk.empty() && d > threshold && !forced) {
       ordinal_[k] = Index(live_.size());
       live_.push_back(k);

@@ -21,9 +21,9 @@
 // singular value is too), and inverse iteration on the kept triangle finds
 // the dependencies a QR ordered for fill hides, applying rank.hpp's cut,
 // formed-rank band (the rank of A, by a sparse QR of Aᵀ, settling it) and
-// data cut. The dependencies found the second way cost O(log d) more
-// factorizations for d of them (a batch that doubles); the exact
-// dependencies of redundant joints are caught by the first.
+// data cut. Each dependency found the second way costs one more
+// factorization; the exact dependencies of redundant joints are caught by
+// the first.
 //
 // Accuracy: backward stable in P like cod (Givens rotations, triangular
 // solves), without cod's column pivoting, whose protection of Qᴺ at large
