@@ -35,7 +35,9 @@
 // column position) and a work value, so Qᵀy and Qz cost one pass over them.
 #include <Eigen/OrderingMethods>
 #include <algorithm>
+#include <iterator>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "femc/sparse_linalg.hpp"
@@ -102,6 +104,11 @@ class SparseQR {
   };
   void rotate_in(Row& w);  // rotates w into R until it is stored or spilled
   void rotate(Row& Rk, Row& w, const S& c, const S& s);
+  // Rk ← c·Rk + s·w and w ← −s·Rk + c·w over the union of their patterns
+  // (both start at column k; w's entry there is eliminated), written to k
+  // and v; returns their ends.
+  template <class OutK, class OutW>
+  static std::pair<OutK, OutW> merge(const Row& Rk, const Row& w, const S& c, const S& s, OutK k, OutW v);
 
   Index rows_ = 0, cols_ = 0, spilled_ = 0;
   std::vector<Row> R_;
@@ -114,67 +121,52 @@ class SparseQR {
 };
 
 template <class S>
-void SparseQR<S>::rotate(Row& Rk, Row& w, const S& c, const S& s) {
-  // Rk and w both start at column k; Rk ← c·Rk + s·w and w ← −s·Rk + c·w
-  // over the union of their patterns, w's entry at k eliminated.
-  const std::size_t most = Rk.size() + w.size();
+template <class OutK, class OutW>
+std::pair<OutK, OutW> SparseQR<S>::merge(const Row& Rk, const Row& w, const S& c, const S& s, OutK k, OutW v) {
   const Entry* a = Rk.data();
   const Entry* const a_end = a + Rk.size();
   const Entry* b = w.data();
   const Entry* const b_end = b + w.size();
-  if constexpr (std::is_trivially_copyable_v<S>) {
-    // Written through pointers into buffers that only grow, then copied:
-    // push_back stores the vector's end at each entry (half of this loop's
-    // time). Swapping the buffers in instead hands rows of R the capacity of
-    // the longest merge and zero-fills it again at each resize: A02 with
-    // N = 1000 through its flat passage (reports/mechanisms) took over 280 s
-    // that way against 36 s copied.
-    if (merged_k_.size() < most) merged_k_.resize(most), merged_w_.resize(most);
-    Entry* k = merged_k_.data();
-    Entry* v = merged_w_.data();
-    *k++ = {a->col, c * a->value + s * b->value};  // column k: w's entry there is eliminated
-    ++a, ++b;
-    while (a != a_end || b != b_end) {
-      if (b == b_end || (a != a_end && a->col < b->col)) {
-        *k++ = {a->col, c * a->value};
-        *v++ = {a->col, -s * a->value};
-        ++a;
-      } else if (a == a_end || b->col < a->col) {
-        *k++ = {b->col, s * b->value};
-        *v++ = {b->col, c * b->value};
-        ++b;
-      } else {
-        *k++ = {a->col, c * a->value + s * b->value};
-        *v++ = {a->col, c * b->value - s * a->value};
-        ++a, ++b;
-      }
+  *k++ = Entry{a->col, S(c * a->value + s * b->value)};  // column k: w's entry there is eliminated
+  for (++a, ++b; a != a_end || b != b_end;) {
+    if (b == b_end || (a != a_end && a->col < b->col)) {
+      *k++ = Entry{a->col, S(c * a->value)};
+      *v++ = Entry{a->col, S(-s * a->value)};
+      ++a;
+    } else if (a == a_end || b->col < a->col) {
+      *k++ = Entry{b->col, S(s * b->value)};
+      *v++ = Entry{b->col, S(c * b->value)};
+      ++b;
+    } else {
+      *k++ = Entry{a->col, S(c * a->value + s * b->value)};
+      *v++ = Entry{a->col, S(c * b->value - s * a->value)};
+      ++a, ++b;
     }
+  }
+  return {k, v};
+}
+
+template <class S>
+void SparseQR<S>::rotate(Row& Rk, Row& w, const S& c, const S& s) {
+  const std::size_t most = Rk.size() + w.size();
+  if constexpr (std::is_trivially_copyable_v<S>) {
+    // Through pointers into buffers that only grow, then copied: push_back
+    // stores the vector's end at each entry (half of this loop's time in
+    // double). Swapping such buffers in would hand rows of R the capacity of
+    // the longest merge, zero-filled again at each resize: A02 with N = 1000
+    // through its flat passage (reports/mechanisms) ran over 280 s that way,
+    // 36 s copied.
+    if (merged_k_.size() < most) merged_k_.resize(most), merged_w_.resize(most);
+    const auto [k, v] = merge(Rk, w, c, s, merged_k_.data(), merged_w_.data());
     Rk.assign(merged_k_.data(), k);
     w.assign(merged_w_.data(), v);
   } else {
+    // Numbers that own memory (MPFR) are built once, in place, and swapped in.
     merged_k_.clear();
     merged_w_.clear();
     merged_k_.reserve(most);
     merged_w_.reserve(most);
-    const S zero(0);
-    while (a != a_end || b != b_end) {
-      Index col;
-      const S* x = &zero;
-      const S* y = &zero;
-      if (b == b_end || (a != a_end && a->col < b->col)) {
-        col = a->col;
-        x = &(a++)->value;
-      } else if (a == a_end || b->col < a->col) {
-        col = b->col;
-        y = &(b++)->value;
-      } else {
-        col = a->col;
-        x = &(a++)->value;
-        y = &(b++)->value;
-      }
-      merged_k_.push_back({col, S(c * *x + s * *y)});
-      if (col != merged_k_.front().col) merged_w_.push_back({col, S(c * *y - s * *x)});
-    }
+    merge(Rk, w, c, s, std::back_inserter(merged_k_), std::back_inserter(merged_w_));
     std::swap(Rk, merged_k_);
     std::swap(w, merged_w_);
   }
