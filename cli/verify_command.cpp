@@ -13,15 +13,23 @@
 // minimal counterexample as `femc solve` input files
 // (counterexamples/<claim>.json). Exit 0 when every applicable claim
 // passes, 1 when one fails, 2 for bad input (nothing written).
+//
+// Under `mpirun -n K` (built with MPI) the claims and the studies' cells are
+// spread over K ranks, each with its own solver process; see run_at.
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <cstdlib>
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
-#include <unistd.h>
 
 #include "commands.hpp"
 #include "femc/io/output_file.hpp"
@@ -33,6 +41,7 @@
 #include "femc/verify/process_solver.hpp"
 #include "femc/verify/run_claims.hpp"
 #include "femc/verify/system_json.hpp"
+#include "framework/distribute.hpp"
 #include "framework/study.hpp"
 #include "gate/regression_gate.hpp"
 
@@ -94,6 +103,8 @@ std::string plot_script() {
 // by studies/plots/plot_studies.py, when it and matplotlib are found) and
 // the solver's own gate metrics (dir/studies/metrics.json, a baseline for
 // `femc report --check DIR --solver CMD`). Returns the report's lines.
+// In an MPI job every rank calls it and computes cells with its own solver
+// process; rank 0 writes and returns the lines, the others nothing.
 std::vector<std::string> run_studies(const std::vector<std::string>& names, const std::string& solver,
                                      const fs::path& dir) {
   std::vector<std::string> lines;
@@ -103,8 +114,9 @@ std::vector<std::string> run_studies(const std::vector<std::string>& names, cons
   std::vector<const studies::Study*> list;
   for (const std::string& n : names) list.push_back(&studies::find_study(n));
   const fs::path sdir = dir / "studies";
-  fs::create_directories(sdir);
-  const studies::MetricSet all = studies::run_studies(list, config, sdir.string(), 1, false);
+  if (studies::distributed::rank() == 0) fs::create_directories(sdir);
+  const studies::MetricSet all = studies::run_studies(list, config, sdir.string(), 1, false, true);
+  if (studies::distributed::rank() != 0) return lines;
   studies::MetricSet own;  // the solver's metrics alone
   std::size_t count = 0;
   for (const auto& [study, metrics] : all)
@@ -140,15 +152,64 @@ std::vector<std::string> run_studies(const std::vector<std::string>& names, cons
   return lines;
 }
 
-// The report, written to a fresh directory that replaces DIR/<name> at the end.
-void write_report(const VerifyArgs& a, const std::string& name, const verify::SolverProcess& process,
-                  const std::string& precision_label, double u, const std::vector<ClaimOutcome>& outcomes) {
+// What the solver processes did: the one process's counts, or in an MPI job
+// the sum over the ranks' processes (on rank 0), with their stderr.
+struct ProcessRecord {
+  verify::SolverProcess::Counts counts;
+  std::string stderr_text;
+};
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+ProcessRecord gather_process_record(const verify::SolverProcess& process) {
+  const auto& c = process.counts();
+  std::ostringstream mine;
+  mine << c.calls << " " << c.refusals << " " << c.crashes << " " << c.timeouts << " " << c.protocol_errors << " "
+       << c.starts << "\n"
+       << read_file(stderr_file);
+  const std::vector<std::string> all = studies::distributed::gather(mine.str());
+  ProcessRecord r;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    std::istringstream in(all[k]);
+    verify::SolverProcess::Counts n;
+    in >> n.calls >> n.refusals >> n.crashes >> n.timeouts >> n.protocol_errors >> n.starts;
+    in.ignore(1);
+    r.counts.calls += n.calls, r.counts.refusals += n.refusals, r.counts.crashes += n.crashes;
+    r.counts.timeouts += n.timeouts, r.counts.protocol_errors += n.protocol_errors, r.counts.starts += n.starts;
+    const std::string text(std::istreambuf_iterator<char>(in), {});
+    if (all.size() == 1) r.stderr_text = text;
+    else if (!text.empty()) r.stderr_text += "--- the solver of rank " + std::to_string(k) + " ---\n" + text;
+  }
+  return r;
+}
+
+// The report's directory while it is written: DIR/.<name>.tmp-<pid>, renamed
+// to DIR/<name> at the end. One left by a femc that was killed (its process
+// is gone) is removed by the next run into DIR.
+fs::path report_tmp_dir(const VerifyArgs& a, const std::string& name) {
+  const std::string prefix = "." + name + ".tmp-";
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(a.out, ec)) {
+    const std::string f = e.path().filename().string();
+    if (f.rfind(prefix, 0) != 0) continue;
+    char* end = nullptr;
+    const long pid = std::strtol(f.c_str() + prefix.size(), &end, 10);
+    if (*end == '\0' && pid > 0 && ::kill(pid_t(pid), 0) != 0 && errno == ESRCH) fs::remove_all(e.path(), ec);
+  }
+  return fs::path(a.out) / (prefix + std::to_string(::getpid()));
+}
+
+// The report, written into `tmp` (which holds the studies already) and
+// renamed to DIR/<name> at the end.
+void write_report(const VerifyArgs& a, const std::string& name, const verify::Handshake& h,
+                  const ProcessRecord& record, const std::string& precision_label, double u,
+                  const std::vector<ClaimOutcome>& outcomes, const std::vector<std::string>& study_lines,
+                  const fs::path& tmp) {
   const fs::path final_dir = fs::path(a.out) / name;
-  const fs::path tmp = fs::path(a.out) / ("." + name + ".tmp-" + std::to_string(::getpid()));
-  fs::remove_all(tmp);
   fs::create_directories(tmp / "counterexamples");
-  const std::vector<std::string> study_lines = run_studies(split_list(a.studies), name, tmp);
-  const verify::Handshake& h = process.handshake();
   const Capabilities& caps = h.capabilities;
   nlohmann::ordered_json doc;
   doc["solver"] = {{"name", name},
@@ -205,7 +266,7 @@ void write_report(const VerifyArgs& a, const std::string& name, const verify::So
           << (passed ? (o.worst_ratio > 0 ? sci(1 / o.worst_ratio) : "∞") : "") << " | " << where << " |\n";
   }
   doc["claims"] = claims;
-  const auto& n = process.counts();
+  const auto& n = record.counts;
   doc["process"] = {{"calls", n.calls},     {"refusals", n.refusals},           {"crashes", n.crashes},
                     {"timeouts", n.timeouts}, {"protocol_errors", n.protocol_errors}, {"starts", n.starts}};
   doc["summary"] = {{"pass", pass}, {"fail", fail}, {"not_applicable", na}};
@@ -241,22 +302,58 @@ void write_report(const VerifyArgs& a, const std::string& name, const verify::So
     for (const std::string& l : study_lines) md << l << "\n";
   }
   md.close();
+  std::ofstream(tmp / "solver-stderr.txt", std::ios::binary) << record.stderr_text;
   fs::remove_all(final_dir);
   fs::rename(tmp, final_dir);
 }
 
+// In an MPI job of several ranks (`mpirun -n K femc verify …`) every rank
+// runs the solver as its own process, the claims are cells handed out by
+// rank 0 (studies/framework/distribute.hpp) in the table's order, and so are
+// the studies' cells; rank 0 alone writes the report, the same as one
+// process's apart from the process counts' `starts`.
 template <class S>
 int run_at(const VerifyArgs& a, const std::shared_ptr<verify::SolverProcess>& process, const std::string& name,
-           const std::string& label, const std::vector<const prop::ClaimProperty*>& claims) {
+           const std::string& label, const std::vector<const prop::ClaimProperty*>& claims, std::optional<long> bits) {
+  namespace distributed = studies::distributed;
   const RegisteredSolver& solver = solvers().add(verify::process_solver<S>(process, name, label));
   verify::ClaimRunOptions o;
   o.cases = a.cases;
   o.seed = a.seed;
   o.before_claim = [&] { process->forgive_hang(); };
-  const std::vector<ClaimOutcome> outcomes = verify::run_claims<S>(claims, solver, o);
-  write_report(a, name, *process, label, static_cast<double>(unit_roundoff<S>()), outcomes);
-  std::error_code ec;
-  fs::copy_file(stderr_file, fs::path(a.out) / name / "solver-stderr.txt", fs::copy_options::overwrite_existing, ec);
+  std::vector<ClaimOutcome> outcomes;
+  if (distributed::active()) {
+    outcomes.resize(claims.size());
+    std::vector<std::size_t> order(claims.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    // One claim, on rank 0's computing thread or another rank's main thread:
+    // MPFR's precision is the thread's own.
+    auto compute = [&](std::size_t i) {
+      std::optional<MpfrPrecision> guard;
+      if (bits) guard.emplace(*bits);
+      return verify::outcome_text(verify::run_claims<S>({claims[i]}, solver, o).front());
+    };
+    auto store = [&](std::size_t i, const std::string& text) { outcomes[i] = verify::outcome_from_text(text); };
+    distributed::run_cells(order, 1, compute, store);
+  } else {
+    outcomes = verify::run_claims<S>(claims, solver, o);
+  }
+  const bool writes = distributed::rank() == 0;
+  const fs::path tmp = writes ? report_tmp_dir(a, name) : fs::path();
+  // Removed unless renamed into the report (a failure leaves nothing).
+  struct RemoveAtExit {
+    fs::path dir;
+    ~RemoveAtExit() {
+      std::error_code ec;
+      if (!dir.empty()) fs::remove_all(dir, ec);
+    }
+  } remove_tmp{tmp};
+  if (writes) fs::remove_all(tmp), fs::create_directories(tmp);
+  const std::vector<std::string> study_lines = run_studies(split_list(a.studies), name, tmp);
+  const ProcessRecord record = gather_process_record(*process);
+  if (!writes) return 0;
+  write_report(a, name, process->handshake(), record, label, static_cast<double>(unit_roundoff<S>()), outcomes,
+               study_lines, tmp);
   int failed = 0;
   for (const ClaimOutcome& c : outcomes) {
     if (c.verdict == Verdict::Fail || c.verdict == Verdict::GaveUp) ++failed;
@@ -285,9 +382,11 @@ int run(const VerifyArgs& a) {
   std::optional<long> bits = mpfr_bits(p);
   if (p != "double" && p != "float128" && p != "exact" && !bits)
     throw InputError("precision", "'" + p.substr(0, 40) + "' (the claims run at double, float128, exact, or MPFR bits)");
-  if (!fs::is_directory(a.out) && !fs::create_directories(a.out))
-    throw InputError("out", "cannot create directory '" + a.out + "'");
-  io::check_output_path((fs::path(a.out) / "probe").string());
+  if (studies::distributed::rank() == 0) {  // in an MPI job, rank 0 alone writes
+    if (!fs::is_directory(a.out) && !fs::create_directories(a.out))
+      throw InputError("out", "cannot create directory '" + a.out + "'");
+    io::check_output_path((fs::path(a.out) / "probe").string());
+  }
   // The solver's stderr: beside the report in the end; quoted when it fails to start.
   const fs::path err = fs::temp_directory_path() / ("femc-verify-" + std::to_string(::getpid()) + ".stderr");
   std::shared_ptr<verify::SolverProcess> process;
@@ -307,11 +406,11 @@ int run(const VerifyArgs& a) {
   const std::string name = !a.name.empty() ? a.name : !h.name.empty() ? h.name : "solver";
   if (std::find(h.precisions.begin(), h.precisions.end(), p) == h.precisions.end())
     throw InputError("precision", "the solver declares " + nlohmann::json(h.precisions).dump() + ", not '" + p + "'");
-  if (p == "double") return run_at<double>(a, process, name, p, claims);
-  if (p == "float128") return run_at<float128>(a, process, name, p, claims);
-  if (p == "exact") return run_at<rational>(a, process, name, p, claims);
+  if (p == "double") return run_at<double>(a, process, name, p, claims, {});
+  if (p == "float128") return run_at<float128>(a, process, name, p, claims, {});
+  if (p == "exact") return run_at<rational>(a, process, name, p, claims, {});
   MpfrPrecision guard(*bits);
-  return run_at<mpfr_real>(a, process, name, p, claims);
+  return run_at<mpfr_real>(a, process, name, p, claims, bits);
 }
 
 }  // namespace
@@ -330,7 +429,13 @@ std::function<int()> add_verify_command(CLI::App& app) {
   cmd->add_option("--seed", args->seed, "RapidCheck's seed (default 20261123)");
   cmd->add_option("--timeout-ms", args->timeout_ms, "per-call timeout of the solver (default 10000)");
   cmd->add_option("-o,--out", args->out, "the report's parent directory (default verify-report)");
-  return [args] { return with_exit_status([&] { return run(*args); }); };
+  return [args] {
+    const int status = with_exit_status([&] { return run(*args); });
+    // In an MPI job, an error on any rank ends every rank, none left waiting.
+    if (status != 0 && status != kExitRegression && studies::distributed::active())
+      studies::distributed::abort_job(status);
+    return status;
+  };
 }
 
 }  // namespace femc::cli

@@ -31,6 +31,7 @@ bool agree(bool ok) { return ok; }
 void run_cells(const std::vector<std::size_t>&, unsigned, const Compute&, const Store&) {
   throw MethodError("distributed: femc was built without MPI");
 }
+std::vector<std::string> gather(const std::string& mine) { return {mine}; }
 void abort_job(int status) { std::exit(status); }
 
 #else
@@ -223,6 +224,24 @@ void run_cells(const std::vector<std::size_t>& order, unsigned threads, const Co
   if (!active()) throw MethodError("distributed: not an MPI job of several ranks");
   if (rank() == 0) coordinate(order, threads, compute, store);
   else work(compute);
+}
+
+std::vector<std::string> gather(const std::string& mine) {
+  if (!active()) return {mine};
+  int length = int(mine.size());
+  std::vector<int> lengths(std::size_t(rank() == 0 ? size() : 0)), offsets(lengths.size());
+  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+  std::string all;
+  if (rank() == 0) {
+    for (std::size_t r = 1; r < lengths.size(); ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
+    all.resize(std::size_t(offsets.back() + lengths.back()));
+  }
+  MPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
+              MPI_COMM_WORLD);
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < lengths.size(); ++r)
+    out.push_back(all.substr(std::size_t(offsets[r]), std::size_t(lengths[r])));
+  return out;
 }
 
 void abort_job(int status) {

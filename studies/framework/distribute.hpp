@@ -44,6 +44,10 @@ using Compute = std::function<std::string(std::size_t)>;
 using Store = std::function<void(std::size_t, const std::string&)>;
 void run_cells(const std::vector<std::size_t>& order, unsigned threads, const Compute& compute, const Store& store);
 
+// Rank 0: every rank's `mine`, by rank (its own first). Other ranks: empty.
+// Outside an MPI job: {mine}. Every rank must call it at the same point.
+std::vector<std::string> gather(const std::string& mine);
+
 // Ends the job with this exit status (after an error on rank 0, so that no
 // rank waits for it).
 [[noreturn]] void abort_job(int status);

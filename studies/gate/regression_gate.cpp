@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "../framework/build_info.hpp"
+#include "../framework/distribute.hpp"
 #include "../framework/runner.hpp"
 #include "femc/errors.hpp"
 #include "femc/io/output_file.hpp"
@@ -29,15 +30,18 @@ MetricSet run_quick_studies(const std::string& work_dir, unsigned jobs, bool pro
 }
 
 MetricSet run_studies(const std::vector<const Study*>& studies, const StudyConfig& config, const std::string& work_dir,
-                      unsigned jobs, bool progress) {
+                      unsigned jobs, bool progress, bool distribute) {
   MetricSet out;
+  const bool computes_only = distribute && distributed::active() && distributed::rank() != 0;
   RunOptions opt;
+  opt.distribute = distribute;
   opt.out_dir = work_dir;
   opt.jobs = jobs;
   opt.fresh = true;
   opt.progress = progress;
   for (const Study* study : studies) {
     RunResult r = run_study(*study, config, opt);
+    if (computes_only) continue;
     if (!r.assembled) throw MethodError(study->name() + ": the quick run did not assemble");
     const fs::path record = fs::path(work_dir) / study->name() / (study->name() + ".json");
     std::ifstream in(record);

@@ -32,8 +32,11 @@ MetricSet run_quick_studies(const std::string& work_dir, unsigned jobs, bool pro
                             const std::vector<std::string>& only_solvers = {});
 
 // Runs the given studies with config into work_dir (fresh) and collects their metrics.
+// With `distribute`, in an MPI job of several ranks (framework/distribute.hpp)
+// every rank calls it and shares the cells; rank 0 alone writes and gets the
+// metrics, the others an empty set.
 MetricSet run_studies(const std::vector<const Study*>& studies, const StudyConfig& config, const std::string& work_dir,
-                      unsigned jobs, bool progress);
+                      unsigned jobs, bool progress, bool distribute = false);
 
 // Reads DIR/metrics.json; throws InputError("baseline", …) when absent or malformed.
 MetricSet read_baseline(const std::string& dir);

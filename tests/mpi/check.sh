@@ -6,9 +6,16 @@
 #              reuses the cells already written and gives the same table
 #   shards     two shards started together over stale cells do not remove
 #              each other's cells (the folder lock of runner.cpp)
-# Usage: check.sh CASE FEMC MPIRUN WORK_DIR
+#   verify     mpirun -n 2 femc verify gives the report of one process (the
+#              claims and the studies' cells spread over both ranks, each
+#              with its own solver process), for a passing solver and for a
+#              failing one with its counterexamples
+#   interrupt  Ctrl-C (SIGINT) of femc study, alone or under mpirun, leaves
+#              the finished cells and no report, and the rerun resumes; of
+#              femc verify, leaves the previous report as it was
+# Usage: check.sh CASE FEMC MPIRUN WORK_DIR [SOURCE_DIR]
 set -euo pipefail
-case_name=$1 femc=$2 mpirun=$3 work=$4
+case_name=$1 femc=$2 mpirun=$3 work=$4 src=${5:-}
 rm -rf "$work" && mkdir -p "$work"
 # Two ranks on this machine's 2 cores; root is allowed (CI runs as root).
 mpi() { "$mpirun" --allow-run-as-root --oversubscribe -n 2 "$@"; }
@@ -79,6 +86,91 @@ shards)
     "$femc" study two-bars --merge --out "$d" >"$d/merge.out" || fail "round $round: $(cat "$d/merge.out")"
     same_report two-bars "$work/one" "$d"
   done
+  ;;
+verify)
+  # The conformance record without the count of process starts (one per rank).
+  conformance() {
+    /usr/bin/python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); r["process"].pop("starts")
+print(json.dumps(r, indent=1))' "$1"
+  }
+  # The example solvers call numpy, whose BLAS splits its work by the cores
+  # it may use, and mpirun binds each rank (with its solver) to one core:
+  # their answers would differ in the last bits. One BLAS thread everywhere.
+  export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+  for solver in numpy_pinv wrong_solver; do
+    cmd="/usr/bin/python3 $src/examples/solvers/$solver.py"
+    status=0
+    "$femc" verify --solver "$cmd" --studies conditioning -o "$work/one" >"$work/one.out" 2>&1 || status=$?
+    mstatus=0
+    mpi "$femc" verify --solver "$cmd" --studies conditioning -o "$work/two" >"$work/two.out" 2>&1 || mstatus=$?
+    [ "$status" = "$mstatus" ] || fail "$solver: exit $mstatus under mpirun, $status alone: $(cat "$work/two.out")"
+    name=$(ls "$work/one")
+    a="$work/one/$name" b="$work/two/$name"
+    diff <(conformance "$a/conformance.json") <(conformance "$b/conformance.json") || fail "$solver: the records differ"
+    diff <(grep -v '^- Process:' "$a/README.md") <(grep -v '^- Process:' "$b/README.md") || fail "$solver: the READMEs differ"
+    diff -r "$a/counterexamples" "$b/counterexamples" || fail "$solver: the counterexamples differ"
+    cmp "$a/studies/conditioning/conditioning.csv" "$b/studies/conditioning/conditioning.csv" ||
+      fail "$solver: the study's tables differ"
+    cmp "$a/studies/metrics.json" "$b/studies/metrics.json" || fail "$solver: the gate metrics differ"
+    grep -q -- "--- the solver of rank 1 ---" "$b/solver-stderr.txt" ||
+      [ ! -s "$a/solver-stderr.txt" ] || fail "$solver: rank 1's solver stderr is not in the report"
+    ls -A "$work/two" | grep -q '\.tmp-' && fail "$solver: a temporary report was left"
+    echo "$solver: exit $status, the same report from 1 and 2 ranks ($(ls "$a/counterexamples" | wc -l) counterexamples)"
+    rm -rf "$work/one" "$work/two"
+  done
+  ;;
+interrupt)
+  # Background jobs in their own process groups, which do not ignore SIGINT
+  # (as they do without job control), so that a signal to the group is
+  # Ctrl-C at a terminal: femc, its solver process, mpirun and its ranks.
+  set -m
+  # Sends SIGINT to the job $1's process group once $2 holds at least $3
+  # files named *$4.
+  interrupt_when() {
+    for _ in $(seq 600); do
+      [ "$(ls "$2" 2>/dev/null | grep -c -- "$4\$" || true)" -ge "$3" ] && break
+      sleep 0.1
+    done
+    kill -INT -- "-$1"
+  }
+  mkdir -p "$work/one"
+  "$femc" study two-bars --size full --jobs 2 --out "$work/one" >/dev/null
+  for how in alone mpirun; do
+    d="$work/$how" && mkdir -p "$d"
+    cells="$d/two-bars/cells"
+    if [ "$how" = alone ]; then
+      "$femc" study two-bars --size full --jobs 2 --out "$d" >"$d/run1.out" 2>&1 &
+    else
+      mpi "$femc" study two-bars --size full --jobs 2 --out "$d" >"$d/run1.out" 2>&1 &
+    fi
+    job=$!
+    interrupt_when "$job" "$cells" 40 .csv
+    if wait "$job"; then fail "$how: the study ended well although interrupted"; fi
+    [ -e "$d/two-bars/two-bars.csv" ] || [ -e "$d/two-bars/two-bars.json" ] && fail "$how: an interrupted study wrote a report"
+    kept=$(ls "$cells" | grep -c '\.csv$' || true)
+    [ "$kept" -ge 40 ] && [ "$kept" -lt 267 ] || fail "$how: $kept cells kept"
+    "$femc" study two-bars --size full --jobs 2 --out "$d" >"$d/run2.out"
+    reused=$(sed -n 's/.* computed, \([0-9]*\) reused.*/\1/p' "$d/run2.out")
+    [ "$reused" -eq "$kept" ] || fail "$how: reused $reused of the $kept cells kept"
+    same_report two-bars "$work/one" "$d"
+    echo "$how: interrupted with $kept of 267 cells written; no report; the rerun reused them all"
+  done
+  # femc verify: the previous report stays whole; the next run removes the
+  # interrupted one's temporary directory.
+  cmd="/usr/bin/python3 $src/examples/solvers/numpy_pinv.py"
+  v="$work/verify"
+  "$femc" verify --solver "$cmd" --studies "" -o "$v" >/dev/null 2>&1
+  cp "$v/numpy-pinv/conformance.json" "$work/before.json"
+  "$femc" verify --solver "$cmd" --studies conditioning --seed 7 -o "$v" >/dev/null 2>&1 &
+  job=$!
+  interrupt_when "$job" "$v/.numpy-pinv.tmp-$job/studies/conditioning/cells" 10 .csv
+  if wait "$job"; then fail "verify: ended well although interrupted"; fi
+  cmp "$v/numpy-pinv/conformance.json" "$work/before.json" || fail "verify: the interrupted run changed the report"
+  [ -d "$v/.numpy-pinv.tmp-$job" ] || fail "verify: interrupted outside its studies (no temporary report)"
+  "$femc" verify --solver "$cmd" --studies "" --seed 7 -o "$v" >/dev/null 2>&1
+  ls -A "$v" | grep -q '\.tmp-' && fail "verify: the interrupted run's temporary report was not removed"
+  grep -q '"seed": 7' "$v/numpy-pinv/conformance.json" || fail "verify: the rerun wrote no report"
+  echo "verify: interrupted in its studies; the previous report stayed; the next run cleared the temporary one"
   ;;
 *)
   fail "unknown case $case_name"

@@ -2,9 +2,13 @@
 
 #include <rapidcheck.h>
 
+#include <cstdio>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "femc/verify/process_solver.hpp"
+#include "femc/verify/system_json.hpp"
 
 namespace femc::verify {
 
@@ -16,6 +20,39 @@ std::string to_string(Verdict v) {
     case Verdict::GaveUp: return "gave up";
   }
   return "?";
+}
+
+std::string outcome_text(const ClaimOutcome& o) {
+  char ratio[40];
+  std::snprintf(ratio, sizeof ratio, "%a", o.worst_ratio);  // every bit
+  nlohmann::json j = {{"suite", o.suite},   {"id", o.id},       {"verdict", to_string(o.verdict)},
+                      {"detail", o.detail}, {"cases", o.cases}, {"worst_ratio", ratio}};
+  nlohmann::json systems = nlohmann::json::array();
+  for (const SystemText& t : o.counterexample) systems.push_back(system_json(t));
+  j["counterexample"] = systems;
+  return j.dump();
+}
+
+ClaimOutcome outcome_from_text(const std::string& text) {
+  try {
+    const nlohmann::json j = nlohmann::json::parse(text);
+    ClaimOutcome o;
+    o.suite = j.at("suite");
+    o.id = j.at("id");
+    const std::string verdict = j.at("verdict");
+    bool known = false;
+    for (Verdict v : {Verdict::Pass, Verdict::Fail, Verdict::NotApplicable, Verdict::GaveUp})
+      if (to_string(v) == verdict) o.verdict = v, known = true;
+    if (!known) throw std::runtime_error("verdict '" + verdict + "'");
+    o.detail = j.at("detail");
+    o.cases = j.at("cases");
+    o.worst_ratio = std::strtod(j.at("worst_ratio").get<std::string>().c_str(), nullptr);
+    for (const nlohmann::json& t : j.at("counterexample"))
+      o.counterexample.push_back(read_system_text(t.get<std::string>()));
+    return o;
+  } catch (const std::exception& e) {
+    throw MethodError(std::string("a claim's outcome from another process is not readable: ") + e.what());
+  }
 }
 
 std::vector<const prop::ClaimProperty*> select_claims(const std::vector<std::string>& wanted) {

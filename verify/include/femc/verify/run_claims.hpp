@@ -28,6 +28,12 @@ struct ClaimOutcome {
   std::vector<SystemText> counterexample;  // the minimal failing case's systems, as sent
 };
 
+// An outcome as one line of text and back, exactly (the ratio to the last
+// bit, the counterexample's numbers as sent): how a claim run by another
+// process of an MPI job reaches the one that writes the report.
+std::string outcome_text(const ClaimOutcome& outcome);
+ClaimOutcome outcome_from_text(const std::string& text);  // throws MethodError
+
 struct ClaimRunOptions {
   int cases = 100;
   std::uint64_t seed = 1;
