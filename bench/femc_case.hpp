@@ -182,6 +182,7 @@ void register_mpfr();
 void register_exact();
 void register_lapacke();
 void register_sparse_scaling();
+void register_suitesparse();  // bench_suitesparse.cpp, when SuiteSparse is found
 void register_mpfr_ops();
 void register_op_counts();
 

@@ -41,6 +41,9 @@ int main(int argc, char** argv) {
   register_mpfr();
   register_exact();
   register_sparse_scaling();
+#ifdef FEMC_BENCH_SUITESPARSE
+  register_suitesparse();
+#endif
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

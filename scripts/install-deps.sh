@@ -13,6 +13,7 @@ packages=(
   libsimbody-dev  # engines/: the Simbody adapter (optional at build time: the suite passes without it)
   libmujoco-dev   # engines/: the MuJoCo adapter (optional likewise)
   libopenmpi-dev openmpi-bin  # studies/: the MPI runner (optional likewise; mpirun for the mpi tests)
+  libsuitesparse-dev  # bench/: CHOLMOD and SPQR beside femc's sparse kernels (optional likewise)
 )
 
 missing=()
