@@ -5,9 +5,11 @@
 // N = 10 … 1000, cranks at 1 rad.
 //
 //   sparse_kernels/<family>/cholesky/<library>/<N>   M = F Fᵀ
-//     femc        SparseCholesky::compute: Eigen's SimplicialLLT with AMD,
-//                 then κ₁(M) by Hager–Higham (what the method needs)
-//     eigen-llt   the SimplicialLLT alone (the factorization of "femc")
+//     femc        SparseCholesky::compute, what the method runs: these
+//                 planar mechanisms' M is diagonal, so F = diag(√m_ii)
+//                 and κ₁(M) exactly (sparse_cholesky.hpp)
+//     eigen-llt   Eigen's SimplicialLLT with AMD, SparseCholesky's path for
+//                 a general M (without its κ₁ estimate)
 //     cholmod     CHOLMOD's analyze + factorize (its own choice between
 //                 simplicial and supernodal, AMD/COLAMD ordering)
 //   sparse_kernels/<family>/qr/<library>/<N>         Pᵀ = F⁻¹Aᵀ (n × m)

@@ -1,12 +1,17 @@
 // `femc report --check DIR` / `--update-baseline DIR`: the regression gate.
+// Under `mpirun -n K` (built with MPI) the quick studies' cells are spread
+// over the ranks (studies/framework/distribute.hpp); rank 0 alone compares,
+// prints and writes.
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <optional>
 #include <filesystem>
 #include <iostream>
 
+#include "framework/distribute.hpp"
 #include "gate/regression_gate.hpp"
 #include "commands.hpp"
 #include "femc/errors.hpp"
@@ -70,8 +75,13 @@ int run(const ReportArgs& a) {
   } else if (!a.name.empty()) {
     throw InputError("name", "names a --solver, and none is given");
   }
-  ScratchDir work(a.work);
-  const studies::MetricSet now = studies::run_quick_studies(work.path, jobs, isatty(STDERR_FILENO), only);
+  // In an MPI job the other ranks compute cells and write nothing.
+  const bool writes = studies::distributed::rank() == 0;
+  std::optional<ScratchDir> work;
+  if (writes) work.emplace(a.work);
+  const studies::MetricSet now =
+      studies::run_quick_studies(work ? work->path : "", jobs, writes && isatty(STDERR_FILENO), only, true);
+  if (!writes) return 0;
   if (!a.update.empty()) {
     studies::write_baseline(a.update, now, studies::StudyConfig{}.seed);
     std::size_t count = 0;
@@ -102,7 +112,13 @@ std::function<int()> add_report_command(CLI::App& app) {
                   "Gate a solver outside femc (a command speaking verify/PROTOCOL.md) against its own baseline");
   cmd->add_option("--name", args->name, "The --solver's name in the metrics (default: the name it declares)");
   cmd->add_option("--timeout-ms", args->timeout_ms, "Per-call timeout of the --solver")->capture_default_str();
-  return [args] { return with_exit_status([&] { return run(*args); }); };
+  return [args] {
+    const int status = with_exit_status([&] { return run(*args); });
+    // In an MPI job, an error on any rank ends every rank, none left waiting.
+    if (status != 0 && status != kExitRegression && studies::distributed::active())
+      studies::distributed::abort_job(status);
+    return status;
+  };
 }
 
 }  // namespace femc::cli

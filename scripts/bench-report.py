@@ -631,9 +631,9 @@ def suitesparse_table(r):
         return out + ["Not measured: the benchmark was built without SuiteSparse (libsuitesparse-dev).", ""]
     out += ["The two factorizations of method `sparse` on the scaling benchmark's matrices: M = F Fᵀ, and the QR "
             "of Pᵀ = F⁻¹Aᵀ with the same absolute cut (SPQR's default, which drops no column here). "
-            "`femc` Cholesky is SparseCholesky::compute, Eigen's SimplicialLLT and the κ₁(M) estimate; `LLT` is "
-            "the factorization alone; CHOLMOD and SPQR through Eigen's CholmodSupport and SPQRSupport, analysis "
-            "included as in femc. The ratio is SuiteSparse's time over femc's factorization (> 1: femc is "
+            "`femc` Cholesky is SparseCholesky::compute as the method runs it (these M are diagonal: F = diag(√m), "
+            "κ₁(M) exact); `LLT` is Eigen's SimplicialLLT, its path for a general M, compared with CHOLMOD; "
+            "CHOLMOD and SPQR through Eigen's CholmodSupport and SPQRSupport, analysis included as in femc. The ratio is SuiteSparse's time over femc's factorization (> 1: femc is "
             "faster); the last column is femc's whole solve.", "",
             "| mechanism | N | femc Cholesky | LLT | CHOLMOD | CHOLMOD ÷ LLT | femc QR | SPQR | SPQR ÷ femc QR "
             "| femc solve |",

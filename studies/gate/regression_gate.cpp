@@ -19,14 +19,14 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 MetricSet run_quick_studies(const std::string& work_dir, unsigned jobs, bool progress,
-                            const std::vector<std::string>& only_solvers) {
+                            const std::vector<std::string>& only_solvers, bool distribute) {
   StudyConfig config;
   config.size = Size::Quick;
   config.solvers = only_solvers;
   std::vector<const Study*> studies;
   for (const auto& study : all_studies())
     if (only_solvers.empty() || study->compares_solvers()) studies.push_back(study.get());
-  return run_studies(studies, config, work_dir, jobs, progress);
+  return run_studies(studies, config, work_dir, jobs, progress, distribute);
 }
 
 MetricSet run_studies(const std::vector<const Study*>& studies, const StudyConfig& config, const std::string& work_dir,

@@ -28,8 +28,9 @@ using MetricSet = std::map<std::string, std::vector<Metric>>;  // study → metr
 // Every registered solver is studied (femc/solvers/registry.hpp): a test can
 // wrap one to make it worse and see the gate catch it.
 // With only_solvers, the studies that compare solvers run for those alone.
+// With `distribute`, as run_studies below.
 MetricSet run_quick_studies(const std::string& work_dir, unsigned jobs, bool progress,
-                            const std::vector<std::string>& only_solvers = {});
+                            const std::vector<std::string>& only_solvers = {}, bool distribute = false);
 
 // Runs the given studies with config into work_dir (fresh) and collects their metrics.
 // With `distribute`, in an MPI job of several ranks (framework/distribute.hpp)

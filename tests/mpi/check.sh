@@ -10,6 +10,9 @@
 #              claims and the studies' cells spread over both ranks, each
 #              with its own solver process), for a passing solver and for a
 #              failing one with its counterexamples
+#   report     mpirun -n 2 femc report --check (the regression gate, its
+#              quick studies' cells spread over both ranks) prints the verdict
+#              of one process, once
 #   interrupt  Ctrl-C (SIGINT) of femc study, alone or under mpirun, leaves
 #              the finished cells and no report, and the rerun resumes; of
 #              femc verify, leaves the previous report as it was
@@ -118,6 +121,15 @@ print(json.dumps(r, indent=1))' "$1"
     echo "$solver: exit $status, the same report from 1 and 2 ranks ($(ls "$a/counterexamples" | wc -l) counterexamples)"
     rm -rf "$work/one" "$work/two"
   done
+  ;;
+report)
+  status=0
+  "$femc" report --check "$src/reports/baseline" --jobs 2 >"$work/one.out" 2>&1 || status=$?
+  mstatus=0
+  mpi "$femc" report --check "$src/reports/baseline" >"$work/two.out" 2>&1 || mstatus=$?
+  [ "$status" = "$mstatus" ] || fail "exit $mstatus under mpirun, $status alone: $(cat "$work/two.out")"
+  diff "$work/one.out" "$work/two.out" || fail "the verdicts differ"
+  echo "the gate's verdict from 1 and 2 ranks: exit $status, $(tail -1 "$work/one.out")"
   ;;
 interrupt)
   # Background jobs in their own process groups, which do not ignore SIGINT
