@@ -26,6 +26,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "femc/decomposition/sparse_cholesky.hpp"
 #include "femc/decomposition/sparse_complete_orthogonal.hpp"
 #include "femc/decomposition/sparse_qr.hpp"
 #include "femc/dynamics/mechanism.hpp"
@@ -164,6 +165,44 @@ TEST(SparseLinalg, TheProductIsTheDenseOne) {
 
 // ---------------------------------------------------------------------------
 
+// A diagonal M is factored as diag(√m_ii) with κ₁ = max/min exactly; the
+// general path (Eigen's SimplicialLLT) gives the same F, and a matrix with
+// one nonzero off the diagonal takes that path.
+TEST(SparseCholesky, ADiagonalMIsItsSquareRootWithItsExactCondition) {
+  SparseMatrix<double> M(3, 3);
+  M.insert(0, 0) = 4, M.insert(1, 1) = 9, M.insert(2, 2) = 0.25;
+  M.makeCompressed();
+  SparseCholesky<double> chol;
+  ASSERT_TRUE(chol.compute(M));
+  EXPECT_EQ(chol.kappa(), 36.0);  // 9 / 0.25, exact: the estimate would be a lower bound
+  EXPECT_EQ(chol.norm1(), 9.0);
+  Matrix<double> root = Matrix<double>::Zero(3, 3);
+  root.diagonal() << 2, 3, 0.5;
+  EXPECT_EQ(Matrix<double>(chol.F()), root);
+  Eigen::SimplicialLLT<SparseMatrix<double>, Eigen::Lower, Eigen::AMDOrdering<int>> llt(M);
+  const SparseMatrix<double> general = llt.permutationPinv() * SparseMatrix<double>(llt.matrixL());
+  EXPECT_EQ(Matrix<double>(chol.F()), Matrix<double>(general));
+  SparseMatrix<double> X(3, 2);
+  X.insert(0, 0) = 2, X.insert(1, 1) = 6, X.insert(2, 1) = 1;
+  EXPECT_EQ(Matrix<double>(chol.solve_F(X)), (Matrix<double>(3, 2) << 1, 0, 0, 2, 0, 2).finished());
+  Vector<double> v(3);
+  v << 2, 3, 1;
+  chol.multiply_Ft(v);
+  chol.solve_Ft(v);
+  EXPECT_EQ(v, Vector<double>((Vector<double>(3) << 2, 3, 1).finished()));
+  M.coeffRef(2, 0) = M.coeffRef(0, 2) = 0.5;  // not diagonal: Hager–Higham's estimate, a lower bound
+  ASSERT_TRUE(chol.compute(M));
+  const Matrix<double> dense = Matrix<double>(M);
+  const double kappa = dense.cwiseAbs().colwise().sum().maxCoeff() * dense.inverse().cwiseAbs().colwise().sum().maxCoeff();
+  EXPECT_LE(chol.kappa(), kappa * (1 + 16 * u));  // a few roundings in M⁻¹ and the sums
+  EXPECT_GT(chol.kappa(), 1.0);
+  M.coeffRef(1, 1) = -9;
+  EXPECT_FALSE(chol.compute(M));
+  M.coeffRef(1, 1) = 9, M.coeffRef(2, 0) = M.coeffRef(0, 2) = 0;
+  M.coeffRef(2, 2) = 0;  // a zero on the diagonal of a diagonal M
+  EXPECT_FALSE(chol.compute(M));
+}
+
 TEST(SparseSystem, ValidationNamesTheFieldAndTheEntry) {
   System<double> dense = make_system<double>(Matrix<double>::Identity(3, 3), Matrix<double>::Ones(1, 3),
                                              Vector<double>::Ones(1), Vector<double>::Zero(3));
@@ -195,6 +234,9 @@ TEST(SparseSystem, ValidationNamesTheFieldAndTheEntry) {
   s.M.coeffRef(2, 2) = -1;  // indefinite
   EXPECT_NE(message(s).find("not positive definite"), std::string::npos);
   EXPECT_NE(message(s).find("M"), std::string::npos);
+  s = to_sparse(dense);
+  s.M.coeffRef(0, 1) = s.M.coeffRef(1, 0) = 2;  // indefinite and not diagonal (eigenvalues −1, 1, 3)
+  EXPECT_NE(message(s).find("not positive definite"), std::string::npos);
   s = to_sparse(dense);
   s.W = SparseMatrix<double>(1, 1);
   s.W.coeffRef(0, 0) = -2;  // a weight, indefinite
