@@ -10,6 +10,7 @@
 #include <string>
 
 #include "alloc_count.hpp"
+#include "framework/build_info.hpp"
 
 extern "C" {
 void openblas_set_num_threads(int);
@@ -21,6 +22,7 @@ int main(int argc, char** argv) {
   femc::alloc::install_gmp_counting();  // before any GMP/MPFR number exists
   openblas_set_num_threads(1);          // the anchors run on one thread, as femc does
 
+  benchmark::AddCustomContext("femc_commit", femc::studies::build_commit());
   benchmark::AddCustomContext("femc_compiler", FEMC_BENCH_COMPILER);
   benchmark::AddCustomContext("femc_flags", FEMC_BENCH_FLAGS);
   benchmark::AddCustomContext("openblas_config", openblas_get_config());

@@ -167,10 +167,15 @@ def verdict_at_most(measured, limit):
 
 def header(r, args):
     ctx = r.context
-    commit = sh(["git", "rev-parse", "--short", "HEAD"])
-    # The report's own files do not count: this run is rewriting them.
-    dirty = [line for line in sh(["git", "status", "--porcelain", "--untracked-files=no"]).splitlines()
-             if not line.endswith(("reports/performance.json", "reports/performance.md"))]
+    # The commit the benchmark was built at (its JSON context), else the
+    # checkout's, without the report's own files (this run rewrites them).
+    built = ctx.get("femc_commit", "")
+    if built and built != "unknown":
+        commit, dirty = built.removesuffix("+dirty")[:7], built.endswith("+dirty")
+    else:
+        commit = sh(["git", "rev-parse", "--short", "HEAD"])
+        dirty = [line for line in sh(["git", "status", "--porcelain", "--untracked-files=no"]).splitlines()
+                 if not line.endswith(("reports/performance.json", "reports/performance.md"))]
     model = "?"
     for line in sh(["lscpu"]).splitlines():
         if line.startswith("Model name:"):

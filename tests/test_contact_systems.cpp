@@ -20,6 +20,7 @@
 #include "femc/systems/double_parallelogram.hpp"
 #include "femc/systems/sliding_bar.hpp"
 #include "femc/systems/two_bars.hpp"
+#include "support/double_agreement.hpp"
 #include "support/convert.hpp"
 
 namespace femc {
@@ -203,7 +204,6 @@ TEST_F(Models, Y4_QpAndLcpDisagreeAtLargeFriction) {
 
 // The double build evaluates the same formulas (no literal silently in double).
 TEST_F(Models, DoubleEvaluatesTheSameModels) {
-  const double u = unit_roundoff<double>();
   const Vector<R> q = vec({"0.3", "0.9", "0.7", "0.4"}), qd = vec({"-1", "0.5", "-0.3", "0.8"});
   Vector<double> qd_d(4), q_d(4);
   for (Index i = 0; i < 4; ++i) {
@@ -217,15 +217,11 @@ TEST_F(Models, DoubleEvaluatesTheSameModels) {
   }
   const systems::TwoBars<R> tr{R(2), R(2), R(98) / R(10), R(1) / R(5)};
   const systems::TwoBars<double> td{2, 2, 9.8, 0.2};
-  auto close = [&](const Matrix<double>& a, const Matrix<R>& b, const char* what) {
-    for (Index i = 0; i < a.rows(); ++i)
-      for (Index j = 0; j < a.cols(); ++j)
-        EXPECT_LE(std::abs(a(i, j) - test::as_double(b(i, j))), 64 * u * (1 + std::abs(a(i, j)))) << what;
-  };
-  close(td.mass(q_d), tr.mass(q_r), "M");
-  close(td.applied(q_d, qd_d), tr.applied(q_r, qd_r), "Q");
-  close(td.contact_data(q_d, qd_d).WN, tr.contact_data(q_r, qd_r).WN, "W_N");
-  close(td.contact_data(q_d, qd_d).WbarN, tr.contact_data(q_r, qd_r).WbarN, "W̄_N");
+  test::DoubleAgreement<R> agree("two bars (Y4), double against 256 bits");  // support/double_agreement.hpp
+  agree.check(td.mass(q_d), tr.mass(q_r), "M");
+  agree.check(td.applied(q_d, qd_d), tr.applied(q_r, qd_r), "Q");
+  agree.check(td.contact_data(q_d, qd_d).WN, tr.contact_data(q_r, qd_r).WN, "W_N");
+  agree.check(td.contact_data(q_d, qd_d).WbarN, tr.contact_data(q_r, qd_r).WbarN, "W̄_N");
 }
 
 }  // namespace

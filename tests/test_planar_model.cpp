@@ -17,6 +17,7 @@
 #include "femc/systems/double_parallelogram.hpp"
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/mpfr.hpp"
+#include "support/double_agreement.hpp"
 #include "support/convert.hpp"
 
 namespace femc::models {
@@ -231,7 +232,7 @@ TEST_F(PlanarModelTest, MassMatrixIsDiagonalInBodyCoordinates) {
 }
 
 // At double, the same formulas evaluated in double agree with the 256-bit
-// ones to 64·u relative to the largest entry.
+// ones to 64·u relative to the largest entry (support/double_agreement.hpp).
 TEST_F(PlanarModelTest, DoubleEvaluatesTheSameModel) {
   PlanarModel<double> md;
   md.gravity = model.gravity.unaryExpr([](const R& x) { return test::as_double(x); });
@@ -277,17 +278,11 @@ TEST_F(PlanarModelTest, DoubleEvaluatesTheSameModel) {
     f.stiffness = R(fd.stiffness);
     f.length = R(fd.length);
   }
-  const double u = unit_roundoff<double>();
-  auto close = [&](const Matrix<double>& a, const Matrix<R>& b, const char* what) {
-    const double scale = std::max(1.0, a.cwiseAbs().maxCoeff());
-    for (Index i = 0; i < a.rows(); ++i)
-      for (Index j = 0; j < a.cols(); ++j)
-        EXPECT_LE(std::abs(a(i, j) - test::as_double(b(i, j))), 64 * u * scale) << what << "(" << i << "," << j << ")";
-  };
-  close(constraint_jacobian(md, q_d), constraint_jacobian(mr, q_r), "A");
-  close(constraint_rhs(md, q_d, qd_d), constraint_rhs(mr, q_r, qd_r), "b");
-  close(constraints(md, q_d), constraints(mr, q_r), "φ");
-  close(applied_forces(md, q_d), applied_forces(mr, q_r), "Q");
+  test::DoubleAgreement<R> agree("planar model, double against 256 bits");  // support/double_agreement.hpp
+  agree.check(constraint_jacobian(md, q_d), constraint_jacobian(mr, q_r), "A");
+  agree.check(constraint_rhs(md, q_d, qd_d), constraint_rhs(mr, q_r, qd_r), "b");
+  agree.check(constraints(md, q_d), constraints(mr, q_r), "φ");
+  agree.check(applied_forces(md, q_d), applied_forces(mr, q_r), "Q");
 }
 
 // The hand-derived double parallelogram (systems/double_parallelogram.hpp,

@@ -18,6 +18,7 @@
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/solve.hpp"
+#include "support/double_agreement.hpp"
 #include "support/convert.hpp"
 
 namespace femc::models {
@@ -292,8 +293,9 @@ TEST_F(SpatialModelTest, PlanarMechanismBuiltInSpaceMovesAsInThePlane) {
 }
 
 // At double, the same formulas agree with the 256-bit ones to 64·u relative
-// to the largest entry (the data are dyadic: both hold them exactly; the
-// joints' rotations are computed at each precision).
+// to the largest entry (support/double_agreement.hpp; the data are dyadic:
+// both hold them exactly; the joints' rotations are computed at each
+// precision).
 TEST_F(SpatialModelTest, DoubleEvaluatesTheSameModel) {
   const SpatialModel<double> md = every_kind<double>();
   Vector<double> q_d(q.size()), qd_d(q.size());
@@ -304,18 +306,12 @@ TEST_F(SpatialModelTest, DoubleEvaluatesTheSameModel) {
     q_r(i) = R(q_d(i));
     qd_r(i) = R(qd_d(i));
   }
-  const double u = unit_roundoff<double>();
-  auto close = [&](const Matrix<double>& a, const Matrix<R>& b, const char* what) {
-    const double scale = std::max(1.0, a.cwiseAbs().maxCoeff());
-    for (Index i = 0; i < a.rows(); ++i)
-      for (Index j = 0; j < a.cols(); ++j)
-        EXPECT_LE(std::abs(a(i, j) - test::as_double(b(i, j))), 64 * u * scale) << what << "(" << i << "," << j << ")";
-  };
-  close(constraint_jacobian(md, q_d), constraint_jacobian(model, q_r), "A");
-  close(constraint_rhs(md, q_d, qd_d), constraint_rhs(model, q_r, qd_r), "b");
-  close(constraints(md, q_d), constraints(model, q_r), "φ");
-  close(applied_forces(md, q_d, qd_d), applied_forces(model, q_r, qd_r), "Q");
-  close(mass_matrix(md, q_d), mass_matrix(model, q_r), "M");
+  test::DoubleAgreement<R> agree("spatial model, double against 256 bits");  // support/double_agreement.hpp
+  agree.check(constraint_jacobian(md, q_d), constraint_jacobian(model, q_r), "A");
+  agree.check(constraint_rhs(md, q_d, qd_d), constraint_rhs(model, q_r, qd_r), "b");
+  agree.check(constraints(md, q_d), constraints(model, q_r), "φ");
+  agree.check(applied_forces(md, q_d, qd_d), applied_forces(model, q_r, qd_r), "Q");
+  agree.check(mass_matrix(md, q_d), mass_matrix(model, q_r), "M");
 }
 
 TEST_F(SpatialModelTest, BadModelsNameTheItem) {
