@@ -24,6 +24,10 @@ std::optional<long> mpfr_bits(const std::string& precision);
 // Runs a subcommand's body and maps femc's errors to the exit statuses
 // above, with one line "femc: <field>: <what>" on stderr.
 int with_exit_status(const std::function<int()>& body);
+// The same for study, report and verify, which may run as ranks of an MPI
+// job: an error (not a verdict) on any rank ends every rank
+// (campaign_exit_status.cpp, in femc_campaign_commands).
+int with_exit_status_on_every_rank(const std::function<int()>& body);
 
 // Registers `femc solve` on app; the returned callback runs it.
 std::function<int()> add_solve_command(CLI::App& app);

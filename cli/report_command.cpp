@@ -112,13 +112,7 @@ std::function<int()> add_report_command(CLI::App& app) {
                   "Gate a solver outside femc (a command speaking verify/PROTOCOL.md) against its own baseline");
   cmd->add_option("--name", args->name, "The --solver's name in the metrics (default: the name it declares)");
   cmd->add_option("--timeout-ms", args->timeout_ms, "Per-call timeout of the --solver")->capture_default_str();
-  return [args] {
-    const int status = with_exit_status([&] { return run(*args); });
-    // In an MPI job, an error on any rank ends every rank, none left waiting.
-    if (status != 0 && status != kExitRegression && studies::distributed::active())
-      studies::distributed::abort_job(status);
-    return status;
-  };
+  return [args] { return with_exit_status_on_every_rank([&] { return run(*args); }); };
 }
 
 }  // namespace femc::cli

@@ -101,12 +101,7 @@ std::function<int()> add_study_command(CLI::App& app) {
   cmd->add_flag("--fresh", args->fresh, "Discard finished cells instead of resuming");
   cmd->add_flag("--keep-cells", args->keep_cells, "Keep OUT/<study>/cells/ after assembling");
   cmd->add_option("--seed", args->seed, "Base seed of the sweep")->capture_default_str();
-  return [args] {
-    const int status = with_exit_status([&] { return run(*args); });
-    // An error on rank 0 ends every rank, none left waiting for it.
-    if (status != 0 && studies::distributed::active()) studies::distributed::abort_job(status);
-    return status;
-  };
+  return [args] { return with_exit_status_on_every_rank([&] { return run(*args); }); };
 }
 
 }  // namespace femc::cli

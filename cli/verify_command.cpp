@@ -429,13 +429,7 @@ std::function<int()> add_verify_command(CLI::App& app) {
   cmd->add_option("--seed", args->seed, "RapidCheck's seed (default 20261123)");
   cmd->add_option("--timeout-ms", args->timeout_ms, "per-call timeout of the solver (default 10000)");
   cmd->add_option("-o,--out", args->out, "the report's parent directory (default verify-report)");
-  return [args] {
-    const int status = with_exit_status([&] { return run(*args); });
-    // In an MPI job, an error on any rank ends every rank, none left waiting.
-    if (status != 0 && status != kExitRegression && studies::distributed::active())
-      studies::distributed::abort_job(status);
-    return status;
-  };
+  return [args] { return with_exit_status_on_every_rank([&] { return run(*args); }); };
 }
 
 }  // namespace femc::cli

@@ -643,8 +643,8 @@ def suitesparse_table(r):
             "of Pᵀ = F⁻¹Aᵀ with the same absolute cut (SPQR's default, which drops no column here). "
             "`femc` Cholesky is SparseCholesky::compute as the method runs it (these M are diagonal: F = diag(√m), "
             "κ₁(M) exact); `LLT` is Eigen's SimplicialLLT, its path for a general M, compared with CHOLMOD; "
-            "CHOLMOD and SPQR through Eigen's CholmodSupport and SPQRSupport, analysis included as in femc. The ratio is SuiteSparse's time over femc's factorization (> 1: femc is "
-            "faster); the last column is femc's whole solve.", "",
+            "CHOLMOD and SPQR through Eigen's CholmodSupport and SPQRSupport, analysis included as in femc. "
+            "The ratio is SuiteSparse's time over femc's factorization (> 1: femc is faster); the last column is femc's whole solve.", "",
             "| mechanism | N | femc Cholesky | LLT | CHOLMOD | CHOLMOD ÷ LLT | femc QR | SPQR | SPQR ÷ femc QR "
             "| femc solve |",
             "|---|---|---|---|---|---|---|---|---|---|"]
