@@ -5,6 +5,9 @@ find_package(Boost 1.81 REQUIRED)  # header-only: Multiprecision (needs 1.81's E
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(MPFR REQUIRED IMPORTED_TARGET mpfr)
 pkg_check_modules(GMP REQUIRED IMPORTED_TARGET gmp)
+# double's blocked Cholesky, triangular solve and QRs (lib/src/decomposition/lapack.cpp).
+pkg_check_modules(LAPACKE REQUIRED IMPORTED_TARGET lapacke)
+pkg_check_modules(OPENBLAS REQUIRED IMPORTED_TARGET openblas)
 # Debian's qd.pc names a Fortran include path that does not exist; find the
 # C++ library directly.
 find_path(QD_INCLUDE_DIR qd/dd_real.h REQUIRED)

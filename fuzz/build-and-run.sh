@@ -33,7 +33,8 @@ methods=$(sed -n 's/^  X(\([a-z_0-9]*\), [A-Za-z0-9]*, Floating,.*/\1/p' "$root/
 } > "$instantiations.new"
 cmp -s "$instantiations.new" "$instantiations" && rm "$instantiations.new" || mv "$instantiations.new" "$instantiations"
 sources=("$here/fuzz_solve.cpp" "$instantiations" "$root/lib/src/options.cpp" "$root/lib/src/data_precision.cpp"
-         "$root/lib/src/scalar/number_text.cpp" "$root/lib/src/scalar/builtin.cpp" "$root/lib/src/io/json_system.cpp" "$root/lib/src/io/json_text.cpp")
+         "$root/lib/src/scalar/number_text.cpp" "$root/lib/src/scalar/builtin.cpp" "$root/lib/src/io/json_system.cpp" "$root/lib/src/io/json_text.cpp"
+         "$root/lib/src/decomposition/lapack.cpp")
 rebuild=0
 [ -x "$bin" ] || rebuild=1
 for s in "${sources[@]}" "$root"/lib/include/femc/*.hpp "$root"/lib/include/femc/*.hxx "$root"/lib/include/femc/*/*.h*; do
@@ -43,7 +44,8 @@ done
 if [ $rebuild = 1 ]; then
   echo "fuzz: building $bin with clang++" >&2
   clang++ -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined \
-    -I "$root/lib/include" -I /usr/include/eigen3 "${sources[@]}" -o "$bin" -lmpfr -lgmp
+    -I "$root/lib/include" -I /usr/include/eigen3 $(pkg-config --cflags lapacke openblas) "${sources[@]}" -o "$bin" \
+    -lmpfr -lgmp $(pkg-config --libs lapacke openblas)
 fi
 cp -n "$here"/corpus/* "$out/corpus/" 2>/dev/null || true
 # UB stops the run (halt_on_error), except Eigen's benign empty-matrix

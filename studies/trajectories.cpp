@@ -107,6 +107,11 @@ class Trajectories : public Study {
   // (a one-step method with local error control keeps its global error
   // within about tol per step), floor 1; and whether the run completed
   // (floor 0: a run that stops early where it completed before is worse).
+  // The double parallelogram without stabilization is the fragile row: its
+  // drift grows e-fold about every 0.55 s from t ≈ 8 s (a mode of the
+  // redundant loop), so its values at t = 20 amplify a rounding seed about
+  // e²². A change of roundings alone moves them: LAPACK's kernels in double
+  // moved its drift 4× and its balance 18× (the baseline was remade then).
   std::vector<Metric> metrics(const Table& t) const override {
     MetricTable m;
     for (const Row& row : t.rows) {

@@ -97,6 +97,18 @@ TEST(CodWorkspace, AnUnvalidatedFactorDoesNotSkipValidation) {
   EXPECT_THROW(solve(sys, Options<double>{}, sol, ws), InputError);
 }
 
+// Options::assume_valid skips validate(), not the Cholesky factorization:
+// an M that is not positive definite stops the method with validate()'s
+// error instead of a number computed from a failed factor.
+TEST(CodWorkspace, AFailedFactorOfMThrowsEvenUnderAssumeValid) {
+  test::SystemGenerator gen(9);
+  System<double> sys = test::convert<double>(gen.make(test::SystemClass::FullRowRank, false, false).sys);
+  sys.M(2, 2) = -sys.M(2, 2);
+  Options<double> trusting;
+  trusting.assume_valid = true;
+  EXPECT_THROW(solve(sys, trusting), InputError);
+}
+
 // The condition estimate of the workspace is Eigen's LLT::rcond(), computed
 // with the workspace's vectors: the same number.
 template <class S>

@@ -11,15 +11,16 @@
 // Z = I and T = R₁₁ᵀ, and the second QR is skipped (it would factor a square
 // triangular matrix for nothing).
 // Eigen's CompleteOrthogonalDecomposition does the same with an RZ step but
-// hides the pivoted-QR diagonal, which the diagnostics report.
+// hides the pivoted-QR diagonal, which the diagnostics report. The two QRs
+// are householder_qr.hpp's: LAPACK's blocked ones in double.
 //
 // Storage is reused: computing a decomposition of the shape of the previous
 // one, and the *_into solves, allocate nothing (the workspace of the fast
 // path, methods/cod.hpp). The scratch vectors are members, so one
 // object must not solve from two threads at once.
 #include <Eigen/Householder>
-#include <Eigen/QR>
 
+#include "femc/decomposition/householder_qr.hpp"
 #include "femc/rank.hpp"
 
 namespace femc {
@@ -64,13 +65,11 @@ class CompleteOrthogonal {
     for (Index i = 0; i < k; ++i) d_(i) = abs(qr_.matrixQR()(i, i));
     rank_ = decide(d_);
     const Index r = rank_.rank;
-    if (r > 0 && r < n_) {  // [R₁₁ R₁₂]ᵀ = Z T, unblocked: no allocation
+    if (r > 0 && r < n_) {  // [R₁₁ R₁₂]ᵀ = Z T
       rz_.resize(n_, r);
       rz_ = qr_.matrixQR().topRows(r).transpose();
       rz_.template triangularView<Eigen::StrictlyUpper>().setZero();
-      rz_h_.resize(r);
-      rz_temp_.resize(r);
-      Eigen::internal::householder_qr_inplace_unblocked(rz_, rz_h_, rz_temp_.data());
+      rz_qr_.compute(rz_, rz_h_);
     }
   }
 
@@ -154,7 +153,7 @@ class CompleteOrthogonal {
     if (r == 0) return E;  // all of Rⁿ (and no QR was computed when X is empty)
     E.applyOnTheLeft(Z());
     Matrix<S> N(n_, n_ - r);
-    for (Index i = 0; i < n_; ++i) N.row(qr_.colsPermutation().indices()(i)) = E.row(i);
+    for (Index i = 0; i < n_; ++i) N.row(qr_.permutation()(i)) = E.row(i);
     return N;
   }
 
@@ -207,13 +206,13 @@ class CompleteOrthogonal {
   // out = Π v: out(π(i)) = v(i).
   template <class V, class Out>
   void permute(const V& v, Out& out) const {
-    const auto& ind = qr_.colsPermutation().indices();
+    const auto& ind = qr_.permutation();
     for (Index i = 0; i < n_; ++i) out(ind(i)) = v(i);
   }
   // out = Πᵀ v: out(i) = v(π(i)).
   template <class V>
   void permute_transposed(const V& v, Vector<S>& out) const {
-    const auto& ind = qr_.colsPermutation().indices();
+    const auto& ind = qr_.permutation();
     out.resize(n_);
     for (Index i = 0; i < n_; ++i) out(i) = v(ind(i));
   }
@@ -223,10 +222,10 @@ class CompleteOrthogonal {
   // householderQ() stops at its own count of nonzero pivots, which a rank
   // kept under a user's rank_tol below ε could exceed.)
   Index k_ = 0;
-  Eigen::ColPivHouseholderQR<Matrix<S>> qr_;
+  PivotedHouseholderQR<S> qr_;
   Matrix<S> rz_;         // second QR, Householder vectors below its diagonal, T on and above
   Vector<S> rz_h_;       // its Householder coefficients
-  Vector<S> rz_temp_;    // its scratch
+  HouseholderQRInPlace<S> rz_qr_;
   Vector<S> d_;          // |R_ii|
   RankDecision<S> rank_;
   mutable Vector<S> t_m_, t_n_;  // solve scratch

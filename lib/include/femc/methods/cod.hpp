@@ -24,11 +24,8 @@
 // errors of x = P⁺(…) insensitive to the scaling of those columns, which is
 // L⁻ᵀ's: the product Qᴺ = L x then does not amplify them. Pivoting over P's
 // rows gives no such protection.
-#include <Eigen/Cholesky>
-#include <memory>
-
-#include "femc/decomposition/cholesky_condition.hpp"
 #include "femc/decomposition/complete_orthogonal.hpp"
+#include "femc/decomposition/dense_cholesky.hpp"
 #include "femc/options.hpp"
 #include "femc/solution.hpp"
 #include "femc/system.hpp"
@@ -74,18 +71,8 @@ class CodWorkspace {
  private:
   bool holds_factor_of(const Matrix<S>& M) const;
   void factor_mass(const Matrix<S>& M, bool validated);
-  void solve_with_L_in_place(Matrix<S>& X);
 
-  // The packing buffers of Eigen's blocked triangular solve (L⁻¹Aᵀ), kept
-  // between solves: Eigen allocates them at each call once they pass its
-  // 128 KB stack limit (at 200×80 in double), and under MPFR it also
-  // constructs every number in them at each call.
-  using TrsmBlocking = Eigen::internal::gemm_blocking_space<Eigen::ColMajor, S, S, Eigen::Dynamic, Eigen::Dynamic,
-                                                            Eigen::Dynamic, 4, false>;
-  std::unique_ptr<TrsmBlocking> trsm_blocking_;
-  Index trsm_rows_ = -1, trsm_cols_ = -1;
-
-  Eigen::LLT<Matrix<S>> chol_, cholW_;
+  DenseCholesky<S> chol_, cholW_;  // M = L Lᵀ, W = L_W L_Wᵀ
   Matrix<S> M_;             // the M factored in chol_
   bool have_M_ = false, validated_ = false, reused_ = false;
   bool factored_by_validation_ = false;  // validate_mass() factored M for the coming solve

@@ -15,10 +15,9 @@ bool CodWorkspace<S>::holds_factor_of(const Matrix<S>& M) const {
 template <class S>
 void CodWorkspace<S>::factor_mass(const Matrix<S>& M, bool validated) {
   M_ = M;
-  chol_.compute(M_);  // M = L Lᵀ: Lᵀ plays M^{1/2}, L⁻¹ plays M^{-1/2} acting on forces
+  have_M_ = chol_.compute(M_);  // M = L Lᵀ: Lᵀ plays M^{1/2}, L⁻¹ plays M^{-1/2} acting on forces
   norm1_M_ = symmetric_l1_norm(M_);
-  kappa_M_ = kappa_from_rcond(llt_rcond(chol_, norm1_M_, cond_));
-  have_M_ = chol_.info() == Eigen::Success;
+  kappa_M_ = kappa_from_rcond(chol_.rcond(norm1_M_, cond_));
   validated_ = validated;
 }
 
@@ -31,24 +30,6 @@ void CodWorkspace<S>::validate_mass(const Matrix<S>& M) {
   factored_by_validation_ = true;
 }
 
-// X ← L⁻¹X: Eigen's blocked triangular solve (what L.solveInPlace(X) runs)
-// with the workspace's packing buffers.
-template <class S>
-void CodWorkspace<S>::solve_with_L_in_place(Matrix<S>& X) {
-  const Index size = X.rows(), others = X.cols();
-  if (size == 0 || others == 0) return;
-  if (!trsm_blocking_ || trsm_rows_ != size || trsm_cols_ != others) {
-    trsm_blocking_ = std::make_unique<TrsmBlocking>(size, others, size, 1, false);
-    trsm_blocking_->allocateAll();
-    trsm_rows_ = size;
-    trsm_cols_ = others;
-  }
-  const Matrix<S>& LL = chol_.matrixLLT();
-  Eigen::internal::triangular_solve_matrix<S, Index, Eigen::OnTheLeft, Eigen::Lower, false, Eigen::ColMajor,
-                                           Eigen::ColMajor, 1>::run(size, others, LL.data(), LL.outerStride(),
-                                                                    X.data(), 1, X.outerStride(), *trsm_blocking_);
-}
-
 template <class S>
 void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol) {
   const Index n = sys.n(), m = sys.m();
@@ -58,19 +39,20 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
   reused_ = held && !factored_by_validation_;
   factored_by_validation_ = false;
   if (!held) factor_mass(sys.M, false);
+  if (!have_M_) throw detail::not_positive_definite<S>("M");  // also under Options::assume_valid: no number from a failed factor
   const auto L = chol_.matrixL();
   yQ_ = sys.Q;
   L.solveInPlace(yQ_);  // "M^{-1/2} Q"
   yC_ = sys.C;
   L.solveInPlace(yC_);  // "M^{-1/2} C"
   Bt_ = sys.A.transpose();
-  solve_with_L_in_place(Bt_);  // B = A M^{-1/2} = A L⁻ᵀ, 001 (18): L Bᵀ = Aᵀ
+  chol_.solve_L_in_place(Bt_);  // B = A M^{-1/2} = A L⁻ᵀ, 001 (18): L Bᵀ = Aᵀ
   P_ = Bt_.transpose();
   S kappa_W(1), norm1_W(1);
   if (weighted) {  // P = W^{1/2} B, b̃ = W^{1/2} b with W^{1/2} → L_Wᵀ, 001 (18)
     cholW_.compute(sys.W);
     norm1_W = symmetric_l1_norm(sys.W);
-    kappa_W = kappa_from_rcond(llt_rcond(cholW_, norm1_W, cond_));
+    kappa_W = kappa_from_rcond(cholW_.rcond(norm1_W, cond_));
     PW_.noalias() = cholW_.matrixU() * P_;
     std::swap(P_, PW_);
     bt_.noalias() = cholW_.matrixU() * sys.b;

@@ -1,0 +1,82 @@
+#pragma once
+// M = L Lᵀ for a symmetric positive definite M (its lower triangle read),
+// with the solves method cod needs: X ← L⁻¹X for many columns at once,
+// v ← M⁻¹v, and κ₁(M) by Hager's estimator (cholesky_condition.hpp).
+//
+// double runs LAPACK's blocked dpotrf and dtrsm (lapack.hpp); the other
+// types run what Eigen::LLT and L.solveInPlace(X) run, operation for
+// operation (Eigen's blocked llt_inplace and triangular_solve_matrix), with
+// the triangular solve's packing buffers kept here: Eigen allocates them at
+// each call once they pass its 128 KB stack limit (at 200×80 in double),
+// and under MPFR it also constructs every number in them at each call.
+// Storage is reused: a factorization or solve of the shape of the previous
+// one allocates nothing.
+#include <Eigen/Cholesky>
+#include <memory>
+#include <type_traits>
+
+#include "femc/decomposition/cholesky_condition.hpp"
+#include "femc/decomposition/lapack.hpp"
+
+namespace femc {
+
+template <class S>
+class DenseCholesky {
+ public:
+  // Factors M; false when M is not positive definite at the precision of S
+  // (then the factor is unspecified).
+  bool compute(const Matrix<S>& M) {
+    L_ = M;
+    if constexpr (std::is_same_v<S, double>)
+      ok_ = lapack::cholesky_lower_in_place(L_);
+    else
+      ok_ = Eigen::internal::llt_inplace<S, Eigen::Lower>::blocked(L_) == -1;
+    return ok_;
+  }
+  bool ok() const { return ok_; }
+  Index rows() const { return L_.rows(); }
+
+  auto matrixL() const { return L_.template triangularView<Eigen::Lower>(); }
+  auto matrixU() const { return L_.transpose().template triangularView<Eigen::Upper>(); }
+
+  // v ← M⁻¹v = L⁻ᵀL⁻¹v.
+  template <class V>
+  void solve_in_place(V& v) const {
+    matrixL().solveInPlace(v);
+    matrixU().solveInPlace(v);
+  }
+
+  // X ← L⁻¹X.
+  void solve_L_in_place(Matrix<S>& X) {
+    const Index size = X.rows(), others = X.cols();
+    if (size == 0 || others == 0) return;
+    if constexpr (std::is_same_v<S, double>) {
+      lapack::solve_lower_in_place(L_, X);
+    } else {
+      if (!blocking_ || blocking_rows_ != size || blocking_cols_ != others) {
+        blocking_ = std::make_unique<Blocking>(size, others, size, 1, false);
+        blocking_->allocateAll();
+        blocking_rows_ = size;
+        blocking_cols_ = others;
+      }
+      Eigen::internal::triangular_solve_matrix<S, Index, Eigen::OnTheLeft, Eigen::Lower, false, Eigen::ColMajor,
+                                               Eigen::ColMajor, 1>::run(size, others, L_.data(), L_.outerStride(),
+                                                                        X.data(), 1, X.outerStride(), *blocking_);
+    }
+  }
+
+  // 1/κ₁(M) estimated (LLT::rcond()'s algorithm); l1_norm = ‖M‖₁.
+  S rcond(const S& l1_norm, CholeskyConditionScratch<S>& scratch) const {
+    return spd_rcond(rows(), l1_norm, [&](Vector<S>& v) { solve_in_place(v); }, scratch);
+  }
+
+ private:
+  using Blocking = Eigen::internal::gemm_blocking_space<Eigen::ColMajor, S, S, Eigen::Dynamic, Eigen::Dynamic,
+                                                        Eigen::Dynamic, 4, false>;
+  Matrix<S> L_;  // L on and below the diagonal
+  bool ok_ = false;
+  std::unique_ptr<Blocking> blocking_;
+  Index blocking_rows_ = -1, blocking_cols_ = -1;
+};
+
+}  // namespace femc
