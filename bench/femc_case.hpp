@@ -181,6 +181,7 @@ void register_qd();
 void register_mpfr();
 void register_exact();
 void register_lapacke();
+void register_dense_kernels();
 void register_sparse_scaling();
 void register_suitesparse();  // bench_suitesparse.cpp, when SuiteSparse is found
 void register_mpfr_ops();

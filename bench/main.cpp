@@ -38,6 +38,7 @@ int main(int argc, char** argv) {
   register_mpfr_ops();  // first: the unit costs, on a quiet machine state
   register_op_counts();
   register_lapacke();
+  register_dense_kernels();
   register_builtin();
   register_qd();
   register_mpfr();

@@ -164,8 +164,11 @@ void count_allocations(const System<S>& sys, alloc::AllocCounts& same, alloc::Al
   other_data = t2 - t1;
 }
 
+// W = I, or a weight W = L_W L_Wᵀ that is not the identity (its factor,
+// the product L_Wᵀ P and, when P is rank-deficient, λ through Aᵀ's own
+// decomposition).
 template <class S>
-void no_allocation_after_warm_up(Index n, Index m, Index rank) {
+void no_allocation_after_warm_up(Index n, Index m, Index rank, bool weighted = false) {
   test::SystemGenerator gen(5);
   System<rational> exact;
   exact.M = gen.spd(n);
@@ -173,19 +176,24 @@ void no_allocation_after_warm_up(Index n, Index m, Index rank) {
   exact.b = gen.integer_matrix(m, 1).col(0);
   exact.Q = gen.integer_matrix(n, 1).col(0);
   exact.C = gen.integer_matrix(n, 1).col(0);
-  exact.W = Matrix<rational>::Identity(m, m);
+  exact.W = weighted ? gen.spd(m) : Matrix<rational>::Identity(m, m);
   const System<S> sys = test::convert<S>(exact);
   alloc::AllocCounts same, other;
   count_allocations(sys, same, other);
-  EXPECT_EQ(same.mallocs, 0u) << n << "x" << m << " rank " << rank << ", same system";
-  EXPECT_EQ(other.mallocs, 0u) << n << "x" << m << " rank " << rank << ", new data of the same shape";
+  const std::string what = std::to_string(n) + "x" + std::to_string(m) + " rank " + std::to_string(rank) +
+                           (weighted ? " weighted" : "");
+  EXPECT_EQ(same.mallocs, 0u) << what << ", same system";
+  EXPECT_EQ(other.mallocs, 0u) << what << ", new data of the same shape";
 }
 
 TEST(CodWorkspace, NoHeapAllocationAfterWarmUp_double) {
   no_allocation_after_warm_up<double>(12, 5, 5);
   no_allocation_after_warm_up<double>(12, 6, 3);
   no_allocation_after_warm_up<double>(60, 24, 24);
-  no_allocation_after_warm_up<double>(200, 80, 80);  // Eigen's triangular solve passes its stack limit here
+  no_allocation_after_warm_up<double>(200, 80, 80);  // Eigen's triangular solve passed its stack limit here
+  no_allocation_after_warm_up<double>(12, 5, 5, true);
+  no_allocation_after_warm_up<double>(12, 6, 3, true);
+  no_allocation_after_warm_up<double>(200, 80, 80, true);
 }
 
 TEST(CodWorkspace, NoHeapAllocationAfterWarmUp_mpfr256WithLimbPool) {
@@ -194,6 +202,9 @@ TEST(CodWorkspace, NoHeapAllocationAfterWarmUp_mpfr256WithLimbPool) {
   no_allocation_after_warm_up<mpfr_real>(12, 5, 5);
   no_allocation_after_warm_up<mpfr_real>(12, 6, 3);
   no_allocation_after_warm_up<mpfr_real>(60, 24, 24);
+  no_allocation_after_warm_up<mpfr_real>(12, 5, 5, true);
+  no_allocation_after_warm_up<mpfr_real>(12, 6, 3, true);
+  no_allocation_after_warm_up<mpfr_real>(60, 24, 24, true);
 }
 #endif
 

@@ -135,7 +135,8 @@ void solve(const System<S>& given, const Options<S>& opt, Solution<S>& sol, CodW
       return;
     }
     std::vector<std::string> notes;
-    if (!opt.assume_valid) detail::validate_system(given, [&] { ws.validate_mass(given.M); });
+    if (!opt.assume_valid)
+      detail::validate_system(given, [&] { ws.validate_mass(given.M); }, [&] { ws.validate_weight(given.W); });
     ws.solve(given, opt, sol);
     detail::finish(opt, sol, notes);
   }

@@ -118,10 +118,11 @@ void require_shapes(const Sys& sys, Index limit, bool empty_W_is_identity) {
                               ", got " + shape(sys.W.rows(), sys.W.cols()));
 }
 
-// validate(), with the check that M is positive definite left to
-// check_mass(): a workspace factors M for the solve anyway (methods/cod.hpp).
-template <class S, class CheckMass>
-void validate_system(const System<S>& sys, CheckMass&& check_mass) {
+// validate(), with the checks that M and a W ≠ I are positive definite left
+// to check_mass() and check_weight(): a workspace factors them for the solve
+// anyway (methods/cod.hpp).
+template <class S, class CheckMass, class CheckWeight>
+void validate_system(const System<S>& sys, CheckMass&& check_mass, CheckWeight&& check_weight) {
   require_shapes(sys, kMaxDimension, false);
   const Index m = sys.A.rows();
   detail::require_finite(sys.M, "M");
@@ -131,7 +132,7 @@ void validate_system(const System<S>& sys, CheckMass&& check_mass) {
   detail::require_finite(sys.C, "C");
   detail::require_finite(sys.W, "W");
   check_mass();
-  if (m > 0 && !is_identity(sys.W)) detail::require_spd(sys.W, "W");
+  if (m > 0 && !is_identity(sys.W)) check_weight();
 }
 }  // namespace detail
 
@@ -204,7 +205,7 @@ const System<S>& prepare_rounded_data(const System<S>& sys, const DataPrecision&
 
 template <class S>
 void validate(const System<S>& sys) {
-  detail::validate_system(sys, [&] { detail::require_spd(sys.M, "M"); });
+  detail::validate_system(sys, [&] { detail::require_spd(sys.M, "M"); }, [&] { detail::require_spd(sys.W, "W"); });
 }
 
 }  // namespace femc

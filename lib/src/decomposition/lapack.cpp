@@ -50,6 +50,13 @@ void solve_lower_in_place(const Matrix<double>& Lfactor, Matrix<double>& X) {
               1.0, Lfactor.data(), to_int(Lfactor.outerStride()), X.data(), to_int(X.outerStride()));
 }
 
+void multiply_lower_transposed_in_place(const Matrix<double>& Lfactor, Matrix<double>& X) {
+  if (X.rows() == 0 || X.cols() == 0) return;
+  one_thread();
+  cblas_dtrmm(CblasColMajor, CblasLeft, CblasLower, CblasTrans, CblasNonUnit, to_int(X.rows()), to_int(X.cols()),
+              1.0, Lfactor.data(), to_int(Lfactor.outerStride()), X.data(), to_int(X.outerStride()));
+}
+
 void pivoted_qr_in_place(Matrix<double>& X, Vector<double>& tau, Eigen::VectorXi& perm, std::vector<int>& jpvt,
                          std::vector<double>& work) {
   one_thread();

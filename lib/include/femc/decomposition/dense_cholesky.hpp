@@ -1,14 +1,17 @@
 #pragma once
 // M = L Lᵀ for a symmetric positive definite M (its lower triangle read),
-// with the solves method cod needs: X ← L⁻¹X for many columns at once,
-// v ← M⁻¹v, and κ₁(M) by Hager's estimator (cholesky_condition.hpp).
+// with the operations method cod needs: X ← L⁻¹X and X ← LᵀX for many
+// columns at once, v ← M⁻¹v, and κ₁(M) by Hager's estimator
+// (cholesky_condition.hpp).
 //
-// double runs LAPACK's blocked dpotrf and dtrsm (lapack.hpp); the other
-// types run what Eigen::LLT and L.solveInPlace(X) run, operation for
+// double runs LAPACK's blocked dpotrf, dtrsm and dtrmm (lapack.hpp); the
+// other types run what Eigen::LLT and L.solveInPlace(X) run, operation for
 // operation (Eigen's blocked llt_inplace and triangular_solve_matrix), with
 // the triangular solve's packing buffers kept here: Eigen allocates them at
 // each call once they pass its 128 KB stack limit (at 200×80 in double),
 // and under MPFR it also constructs every number in them at each call.
+// Their LᵀX is a triangular matrix–vector product per column, into a kept
+// vector (Eigen's blocked product allocates as its solve does).
 // Storage is reused: a factorization or solve of the shape of the previous
 // one allocates nothing.
 #include <Eigen/Cholesky>
@@ -65,6 +68,20 @@ class DenseCholesky {
     }
   }
 
+  // X ← LᵀX.
+  void multiply_by_Lt_in_place(Matrix<S>& X) {
+    if (X.rows() == 0 || X.cols() == 0) return;
+    if constexpr (std::is_same_v<S, double>) {
+      lapack::multiply_lower_transposed_in_place(L_, X);
+    } else {
+      column_.resize(X.rows());
+      for (Index j = 0; j < X.cols(); ++j) {
+        column_.noalias() = matrixU() * X.col(j);
+        X.col(j) = column_;
+      }
+    }
+  }
+
   // 1/κ₁(M) estimated (LLT::rcond()'s algorithm); l1_norm = ‖M‖₁.
   S rcond(const S& l1_norm, CholeskyConditionScratch<S>& scratch) const {
     return spd_rcond(rows(), l1_norm, [&](Vector<S>& v) { solve_in_place(v); }, scratch);
@@ -75,6 +92,7 @@ class DenseCholesky {
                                                         Eigen::Dynamic, 4, false>;
   Matrix<S> L_;  // L on and below the diagonal
   bool ok_ = false;
+  Vector<S> column_;  // LᵀX's scratch (all types but double)
   std::unique_ptr<Blocking> blocking_;
   Index blocking_rows_ = -1, blocking_cols_ = -1;
 };

@@ -36,6 +36,9 @@ bool cholesky_lower_in_place(Matrix<double>& A);
 // X ← L⁻¹X for the lower triangle L of Lfactor (dtrsm).
 void solve_lower_in_place(const Matrix<double>& Lfactor, Matrix<double>& X);
 
+// X ← LᵀX for the lower triangle L of Lfactor (dtrmm).
+void multiply_lower_transposed_in_place(const Matrix<double>& Lfactor, Matrix<double>& X);
+
 // X Π = Q R in place (dgeqp3): R on and above the diagonal, the reflectors of
 // Q below it, τ in tau (min(rows, cols)); column i of XΠ is column perm(i) of
 // X (0-based).

@@ -65,6 +65,8 @@ class CodWorkspace {
   // workspace's own Cholesky factor, which the next solve then reuses; made
   // once per M. Throws InputError as validate() does.
   void validate_mass(const Matrix<S>& M);
+  // validate()'s check of a W ≠ I, likewise; the next solve uses its factor.
+  void validate_weight(const Matrix<S>& W);
   // Whether the last solve reused a factor of M made by an earlier solve.
   bool reused_mass_factor() const { return reused_; }
 
@@ -76,12 +78,15 @@ class CodWorkspace {
   Matrix<S> M_;             // the M factored in chol_
   bool have_M_ = false, validated_ = false, reused_ = false;
   bool factored_by_validation_ = false;  // validate_mass() factored M for the coming solve
+  bool W_factored_by_validation_ = false;  // validate_weight() factored W for the coming solve
   S kappa_M_ = S(1);        // κ₁(M) estimate of chol_ (+∞ beyond the range of S)
   S norm1_M_ = S(1);        // ‖M‖₁
-  CholeskyConditionScratch<S> cond_;
-  Matrix<S> Bt_, P_, PW_;   // Bᵀ = L⁻¹Aᵀ (n × m), P = L_Wᵀ A L⁻ᵀ (m × n), room for the product by L_Wᵀ
+  CholeskyConditionScratch<S> cond_, condW_;  // of M (n) and of W (m): one would resize at each solve
+  Matrix<S> Bt_, P_;        // Bᵀ = L⁻¹Aᵀ (n × m), P = L_Wᵀ A L⁻ᵀ (m × n)
   Vector<S> yQ_, yC_, bt_, rhs_, xN_, xP_, xW_, mu_;
   CompleteOrthogonal<S> cod_;
+  Matrix<S> At_;                 // Aᵀ, for λ when W ≠ I and P is rank-deficient
+  CompleteOrthogonal<S> codAt_;  // its decomposition
 };
 
 }  // namespace femc

@@ -1,5 +1,4 @@
 #pragma once
-#include <utility>
 
 #include "femc/methods/cod.hpp"
 #include "femc/rank.hpp"
@@ -31,6 +30,13 @@ void CodWorkspace<S>::validate_mass(const Matrix<S>& M) {
 }
 
 template <class S>
+void CodWorkspace<S>::validate_weight(const Matrix<S>& W) {
+  detail::require_symmetric(W, "W");
+  if (!cholW_.compute(W)) throw detail::not_positive_definite<S>("W");
+  W_factored_by_validation_ = true;
+}
+
+template <class S>
 void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol) {
   const Index n = sys.n(), m = sys.m();
   const bool weighted = m > 0 && !is_identity(sys.W);
@@ -38,6 +44,8 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
   const bool held = holds_factor_of(sys.M);
   reused_ = held && !factored_by_validation_;
   factored_by_validation_ = false;
+  const bool W_factored = W_factored_by_validation_;
+  W_factored_by_validation_ = false;
   if (!held) factor_mass(sys.M, false);
   if (!have_M_) throw detail::not_positive_definite<S>("M");  // also under Options::assume_valid: no number from a failed factor
   const auto L = chol_.matrixL();
@@ -50,11 +58,10 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
   P_ = Bt_.transpose();
   S kappa_W(1), norm1_W(1);
   if (weighted) {  // P = W^{1/2} B, b̃ = W^{1/2} b with W^{1/2} → L_Wᵀ, 001 (18)
-    cholW_.compute(sys.W);
+    if (!W_factored && !cholW_.compute(sys.W)) throw detail::not_positive_definite<S>("W");  // as for M
     norm1_W = symmetric_l1_norm(sys.W);
-    kappa_W = kappa_from_rcond(cholW_.rcond(norm1_W, cond_));
-    PW_.noalias() = cholW_.matrixU() * P_;
-    std::swap(P_, PW_);
+    kappa_W = kappa_from_rcond(cholW_.rcond(norm1_W, condW_));
+    cholW_.multiply_by_Lt_in_place(P_);
     bt_.noalias() = cholW_.matrixU() * sys.b;
   } else {
     bt_ = sys.b;
@@ -108,7 +115,10 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
       sol.lambda = mu_;
     }
   } else {
-    sol.lambda = CompleteOrthogonal<S>(sys.A.transpose(), tol, data_A).solve(sol.QN);
+    At_ = sys.A.transpose();
+    codAt_.compute(At_, tol, data_A);
+    sol.lambda.resize(m);
+    codAt_.solve_into(sol.QN, sol.lambda);  // (Aᵀ)⁺Qᴺ
   }
 
   sol.diagnostics.rank = cod_.rank();
