@@ -15,7 +15,8 @@
 // (decomposition/complete_orthogonal.hpp). The result does not depend on the
 // factor chosen (checked by the tests). Rank is decided on P.
 // Cost: n³/3 (Cholesky) + n²m (transform) + about 4nm² (pivoted QR of P,
-// then QR of its r kept rows).
+// then QR of its r kept rows). In double these four are LAPACK's blocked
+// dpotrf, dtrsm, dgeqp3 and dgeqrf (decomposition/lapack.hpp).
 //
 // Why P and not Pᵀ: a pivoted QR of Pᵀ (n × m) needs no second QR when P has
 // full row rank, half the work. It was tried: the regression gate
