@@ -2,9 +2,10 @@
 // κ₁(M) = ‖M‖₁‖M⁻¹‖₁ estimated from a Cholesky factorization M = L Lᵀ in
 // O(n²), by Hager's method with Higham's safeguard: the algorithm of Eigen's
 // LLT::rcond() (Eigen/src/Core/ConditionEstimator.h), step for step and
-// operation for operation, so the two give the same number (tested), but
-// with caller-owned vectors: the workspace of the fast path allocates
-// nothing (methods/cod.hpp).
+// operation for operation, so the two give the same number on the same
+// factor (tested), but with caller-owned vectors: the workspace of the fast
+// path allocates nothing (methods/cod.hpp). The dense factor's estimate is
+// DenseCholesky::rcond (dense_cholesky.hpp).
 #include <Eigen/Cholesky>
 
 #include "femc/linalg.hpp"
@@ -93,12 +94,6 @@ S spd_rcond(Index n, const S& l1_norm, SolveInPlace&& solve_in_place, CholeskyCo
   const S alternate_lower_bound = S(S(2) * one_norm(w.v)) / S(S(3) * S(n));
   const S inverse_norm = lower_bound > alternate_lower_bound ? lower_bound : alternate_lower_bound;
   return inverse_norm == S(0) ? S(0) : S(S(S(1) / inverse_norm) / l1_norm);
-}
-
-// The same from a dense Cholesky factorization.
-template <class S>
-S llt_rcond(const Eigen::LLT<Matrix<S>>& llt, const S& l1_norm, CholeskyConditionScratch<S>& w) {
-  return spd_rcond(llt.rows(), l1_norm, [&](Vector<S>& v) { llt.solveInPlace(v); }, w);
 }
 
 }  // namespace femc
