@@ -6,11 +6,12 @@
 // Names: femc/<scalar>/<method>/<full|deficient>/<n>x<m>. Method "cod" etc.
 // runs with Options::assume_valid (the method alone, like the LAPACKE
 // anchor); "cod+validate" is the call a user makes by default. The workspace
-// rows (methods/cod.hpp) solve into one Solution through one CodWorkspace:
-// "cod+ws" alternates between the system and a copy with 2·M (every solve
-// factors M, as when M(q) changes along a trajectory), "cod+ws-fixedM" solves
-// the same system (M's factor reused, as in a sweep over A, b, Q, C). Under
-// MPFR the workspace rows run with the limb pool (scalar/mpfr_pool.hpp).
+// rows (methods/workspace.hpp) solve into one Solution through one
+// femc::Workspace: "cod+ws" (likewise "kkt+ws", "nullspace+ws") alternates
+// between the system and a copy with 2·M (every solve factors M, as when
+// M(q) changes along a trajectory), "cod+ws-fixedM" solves the same system
+// (M's factor reused, as in a sweep over A, b, Q, C). Under MPFR the
+// workspace rows run with the limb pool (scalar/mpfr_pool.hpp).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -73,10 +74,10 @@ struct LimbPoolScope {
 
 // Solves into one Solution through one workspace, alternating between a and
 // b (the same system for cod+ws-fixedM), after a warm-up of two rounds (see
-// tests/test_cod_workspace.cpp). Returns the rank of the last solve.
+// tests/test_workspace.cpp). Returns the rank of the last solve.
 template <class S>
 Index time_workspace_solves(benchmark::State& st, const System<S>& a, const System<S>& b, const Options<S>& opt) {
-  CodWorkspace<S> ws;
+  Workspace<S> ws;
   Solution<S> sol;
   for (int round = 0; round < 2; ++round) {
     solve(a, opt, sol, ws);
@@ -138,8 +139,8 @@ void solve_case(benchmark::State& st, Method method, Mode mode, Shape shape, Ran
 
 // Registers scalar × methods × shapes × both rank classes, asking budget()
 // for each; a method that refuses rank-deficient A (kkt) is not registered
-// for one. with_validate adds the "cod+validate", "cod+ws" and
-// "cod+ws-fixedM" rows per shape.
+// for one. with_validate adds the "cod+validate", "cod+ws",
+// "cod+ws-fixedM", "kkt+ws" and "nullspace+ws" rows per shape.
 // femc's methods of an arithmetic (methods/list.hpp), in the list's order,
 // but `except`.
 inline std::vector<Method> methods_of(Arithmetic a, std::initializer_list<Method> except = {}) {
@@ -170,8 +171,11 @@ void register_solves(const std::string& scalar, long bits, const std::vector<Met
         if (!method_info(method).capabilities.rank_deficient && rc == RankClass::Deficient) continue;
         add(method, Mode::Plain);
       }
-      if (with_validate)
+      if (with_validate) {
         for (Mode mode : {Mode::Validate, Mode::Workspace, Mode::WorkspaceFixedM}) add(Method::Cod, mode);
+        for (Method method : {Method::Kkt, Method::Nullspace})
+          if (method_info(method).capabilities.rank_deficient || rc == RankClass::Full) add(method, Mode::Workspace);
+      }
     }
 }
 

@@ -40,7 +40,7 @@ BITS_OF = {"mpfr106": 106, "mpfr212": 212, "mpfr256": 256}
 # Rows of method cod registered with with_validate (double and mpfr256 only):
 # the user's default call, and the workspace API (femc_case.hpp).
 COD_VARIANTS = ["cod+validate", "cod+ws", "cod+ws-fixedM"]
-WS_METHODS = ["cod+ws", "cod+ws-fixedM"]
+WS_METHODS = ["cod+ws", "cod+ws-fixedM", "kkt+ws", "nullspace+ws"]
 
 
 def base_method(method):
@@ -229,11 +229,11 @@ def header(r, args):
         "one fixed system repeatedly after one warm-up solve (rows marked † ran once, cold, because one solve "
         "takes seconds). Method rows (cod, kkt, nullspace, literal) run with `Options::assume_valid` — the method "
         "alone, like the LAPACKE anchor; `cod+validate` is the default call of a user, with `validate()`. "
-        "`cod+ws` repeats `femc::solve(sys, opt, sol, ws)` into one `Solution` through one `femc::CodWorkspace` "
-        "(methods/cod.hpp), with `assume_valid`, alternating between the system and a copy with 2·M so that "
+        "`cod+ws` repeats `femc::solve(sys, opt, sol, ws)` into one `Solution` through one `femc::Workspace` "
+        "(methods/workspace.hpp), with `assume_valid`, alternating between the system and a copy with 2·M so that "
         "every solve factors M again, as the LAPACKE anchor does (warm-up: two solves of each). "
         "`cod+ws-fixedM` solves the same system every time, so the workspace reuses M's Cholesky factor and "
-        "skips its n³/3. Under MPFR both run with the limb pool (`femc::install_mpfr_limb_pool()`, "
+        "skips its n³/3. `kkt+ws` and `nullspace+ws` are `cod+ws` for those methods. Under MPFR they run with the limb pool (`femc::install_mpfr_limb_pool()`, "
         "scalar/mpfr_pool.hpp). "
         "A benchmark repeats until it has run `--benchmark_min_time` (0.2 s), so a solve slower than that is "
         "timed on a single warm iteration. (Google Benchmark reports Debian's libbenchmark as a debug build: "
@@ -320,23 +320,23 @@ def allocation_text(r, rows):
         found.append("Not zero (mallocs per solve): " +
                      "; ".join(f"{k} {', '.join(v)}" for k, v in nonzero.items()) + ".")
     text.append("The plain call `femc::solve(sys, opt)` allocates on every call: it returns a fresh `Solution` "
-                "(its vectors and the diagnostics' strings) and cod builds a fresh `CodWorkspace` (factors, "
+                "(its vectors and the diagnostics' strings) and the method builds a fresh workspace (factors, "
                 "scratch and intermediate vectors) for each solve; under MPFR every `mpreal` it makes is also an "
                 "`mpfr_init2`, i.e. a GMP allocation.")
     pool_note = (" For the MPFR workspace rows GMP's allocator is the limb pool, so their count is of the "
                  "mallocs the pool itself made." if any(row[0].startswith("mpfr") for row in ws_rows) else "")
     if not ws_rows:
         text.append("The workspace API `femc::solve(sys, opt, sol, ws)`, which keeps the `Solution` and the "
-                    "`CodWorkspace` between solves, and the MPFR limb pool (`femc::install_mpfr_limb_pool()`) "
+                    "`Workspace` between solves, and the MPFR limb pool (`femc::install_mpfr_limb_pool()`) "
                     "are what remove them; this run has no `cod+ws` rows.")
     elif all(row[3]["allocs"] == 0 for row in ws_rows):
         text.append("What gives zero is the workspace API `femc::solve(sys, opt, sol, ws)`, which keeps the "
-                    "`Solution` and the `CodWorkspace` between solves, with, under MPFR, the limb pool "
+                    "`Solution` and the `Workspace` (cod's, kkt's, nullspace's) between solves, with, under MPFR, the limb pool "
                     "(`femc::install_mpfr_limb_pool()`), which serves MPFR's limbs from per-thread free lists."
                     + pool_note)
     else:
         text.append("The workspace API `femc::solve(sys, opt, sol, ws)` keeps the `Solution` and the "
-                    "`CodWorkspace` between solves, and under MPFR the limb pool (`femc::install_mpfr_limb_pool()`) "
+                    "`Workspace` between solves, and under MPFR the limb pool (`femc::install_mpfr_limb_pool()`) "
                     "serves MPFR's limbs from per-thread free lists. The workspace can still allocate in two cases "
                     "(methods/cod.hpp): the rank of A, computed only when P's rank falls inside the band of "
                     "rank.hpp, and a warning's text." + pool_note)
@@ -360,9 +360,12 @@ def optimizations():
             "the same algorithms, with other roundings; the regression gate's double error constants moved by "
             "0.27–2.8× (both ways) when they came in, and the kernels are tested against their backward-error "
             "bounds (tests/test_dense_kernels.cpp).",
-            "- `CodWorkspace` (lib/include/femc/methods/cod.hpp): storage reused between solves, so no heap "
-            "allocation after warm-up; M's Cholesky factor and κ(M) are reused when M is unchanged (compared "
-            "entry by entry).",
+            "- `Workspace` (lib/include/femc/methods/workspace.hpp: cod's, kkt's and nullspace's): storage "
+            "reused between solves, so no heap allocation after warm-up; M's Cholesky factor and κ(M) are "
+            "reused when M is unchanged (compared entry by entry). In double, kkt's G = YᵀY and nullspace's "
+            "M Z and ZᵀM Z are OpenBLAS's dsyrk, dsymm and dgemm (decomposition/dense_products.hpp); the other "
+            "types take one dot or matrix–vector product per entry or column, as Eigen's blocked products "
+            "allocate their packing buffers.",
             "- `CompleteOrthogonal` skips its second QR when the kept rank equals the number of columns "
             "(then Z = I).",
             "- Tried and reverted: factoring Pᵀ (n×m) instead of P (m×n), which needs no second QR when P has "

@@ -25,11 +25,22 @@ S gaussian(const System<S>& sys, const Vector<S>& z) {
   }
 }
 
+// r and Wr: the caller's scratch (a workspace's, which allocates nothing).
+template <class S>
+S constraint_residual_sq(const System<S>& sys, const Vector<S>& z, Vector<S>& r, Vector<S>& Wr) {
+  if (sys.m() == 0) return S(0);  // (Eigen's self-adjoint product misbehaves on empty operands)
+  r.resize(sys.m());
+  r.noalias() = sys.A * z;
+  r -= sys.b;
+  Wr.resize(sys.m());
+  Wr.noalias() = sys.W.template selfadjointView<Eigen::Lower>() * r;
+  return r.dot(Wr);
+}
+
 template <class S>
 S constraint_residual_sq(const System<S>& sys, const Vector<S>& z) {
-  if (sys.m() == 0) return S(0);  // (Eigen's self-adjoint product misbehaves on empty operands)
-  const Vector<S> r = sys.A * z - sys.b;
-  return r.dot(sys.W.template selfadjointView<Eigen::Lower>() * r);
+  Vector<S> r, Wr;
+  return constraint_residual_sq(sys, z, r, Wr);
 }
 
 // uᵀ M u, the squared M-norm of a displacement (001 (33), 004 (13)).

@@ -15,7 +15,7 @@
 // Explicit instantiations (src/) exist for double, long double, float128,
 // double_double, quad_double, mpfr_real (the floating methods of
 // methods/list.hpp) and rational (method exact). Include the scalar's header from femc/scalar/.
-#include "femc/methods/cod.hpp"
+#include "femc/methods/workspace.hpp"
 #include "femc/options.hpp"
 #include "femc/solution.hpp"
 #include "femc/sparse_system.hpp"
@@ -26,15 +26,16 @@ namespace femc {
 template <class S>
 Solution<S> solve(const System<S>& sys, const Options<S>& opt = {});
 
-// The same into sol, for repeated solves: method cod runs in the workspace
-// (methods/cod.hpp: no heap allocation after the first solve of a shape, the
-// factor of an unchanged M reused, and validate()'s check of that M skipped),
-// the other methods as solve() runs them. The result is solve()'s, bit for
-// bit. With a data precision (Options::data_precision) the solve runs as
-// solve() runs it: M and W are judged, and perhaps symmetrized, at the
-// data's precision first. On an exception sol is unspecified.
+// The same into sol, for repeated solves: methods cod, kkt and nullspace run
+// in their member of ws (methods/workspace.hpp: no heap allocation after the
+// first solve of a shape, the factor of an unchanged M reused, and
+// validate()'s check of that M skipped), the other methods as solve() runs
+// them. The result is solve()'s, bit for bit. With a data precision
+// (Options::data_precision) the solve runs as solve() runs it: M and W are
+// judged, and perhaps symmetrized, at the data's precision first. On an
+// exception sol is unspecified.
 template <class S>
-void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol, CodWorkspace<S>& ws);
+void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol, Workspace<S>& ws);
 
 // A sparse system (sparse_system.hpp): validate(sys) on its stored entries
 // (unless opt.assume_valid), then method `sparse`, without a dense matrix;

@@ -2,7 +2,7 @@
 #include <cmath>
 
 #include "femc/errors.hpp"
-#include "femc/methods/cod.hpp"
+#include "femc/methods/workspace.hpp"
 #include "femc/methods/declarations.hpp"
 #include "femc/methods/sparse.hpp"
 #include "femc/scalar/traits.hpp"
@@ -126,19 +126,29 @@ Solution<S> solve(const System<S>& given, const Options<S>& opt) {
 }
 
 template <class S>
-void solve(const System<S>& given, const Options<S>& opt, Solution<S>& sol, CodWorkspace<S>& ws) {
+void solve(const System<S>& given, const Options<S>& opt, Solution<S>& sol, Workspace<S>& ws) {
   if constexpr (ScalarTraits<S>::exact) {
     sol = solve(given, opt);
   } else {
-    if (opt.method != Method::Cod || !opt.data_precision.exact()) {  // rounded data: judged, maybe copied
+    auto run = [&](auto& method_ws) {
+      std::vector<std::string> notes;
+      if (!opt.assume_valid)
+        detail::validate_system(given, [&] { method_ws.validate_mass(given.M); },
+                                [&] { method_ws.validate_weight(given.W); });
+      method_ws.solve(given, opt, sol);
+      detail::finish(opt, sol, notes);
+    };
+    if (!opt.data_precision.exact()) {  // rounded data: judged, maybe copied
       sol = solve(given, opt);
-      return;
+    } else if (opt.method == Method::Cod) {
+      run(ws.cod);
+    } else if (opt.method == Method::Kkt) {
+      run(ws.kkt);
+    } else if (opt.method == Method::Nullspace) {
+      run(ws.nullspace);
+    } else {
+      sol = solve(given, opt);
     }
-    std::vector<std::string> notes;
-    if (!opt.assume_valid)
-      detail::validate_system(given, [&] { ws.validate_mass(given.M); }, [&] { ws.validate_weight(given.W); });
-    ws.solve(given, opt, sol);
-    detail::finish(opt, sol, notes);
   }
 }
 

@@ -57,6 +57,40 @@ void multiply_lower_transposed_in_place(const Matrix<double>& Lfactor, Matrix<do
               1.0, Lfactor.data(), to_int(Lfactor.outerStride()), X.data(), to_int(X.outerStride()));
 }
 
+void gram_lower(const Matrix<double>& Y, Matrix<double>& G) {
+  G.resize(Y.cols(), Y.cols());
+  if (G.size() == 0) return;
+  if (Y.rows() == 0) {
+    G.setZero();
+    return;
+  }
+  one_thread();
+  cblas_dsyrk(CblasColMajor, CblasLower, CblasTrans, to_int(Y.cols()), to_int(Y.rows()), 1.0, Y.data(),
+              to_int(Y.outerStride()), 0.0, G.data(), to_int(G.outerStride()));
+}
+
+void multiply_transposed(const Matrix<double>& A, const Matrix<double>& B, Matrix<double>& C) {
+  C.resize(A.cols(), B.cols());
+  if (C.size() == 0) return;
+  if (A.rows() == 0) {
+    C.setZero();
+    return;
+  }
+  one_thread();
+  cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, to_int(A.cols()), to_int(B.cols()), to_int(A.rows()), 1.0,
+              A.data(), to_int(A.outerStride()), B.data(), to_int(B.outerStride()), 0.0, C.data(),
+              to_int(C.outerStride()));
+}
+
+void multiply_symmetric(const Matrix<double>& Slower, const Matrix<double>& B, Matrix<double>& C) {
+  C.resize(Slower.rows(), B.cols());
+  if (C.size() == 0) return;
+  one_thread();
+  cblas_dsymm(CblasColMajor, CblasLeft, CblasLower, to_int(C.rows()), to_int(C.cols()), 1.0, Slower.data(),
+              to_int(Slower.outerStride()), B.data(), to_int(B.outerStride()), 0.0, C.data(),
+              to_int(C.outerStride()));
+}
+
 void pivoted_qr_in_place(Matrix<double>& X, Vector<double>& tau, Eigen::VectorXi& perm, std::vector<int>& jpvt,
                          std::vector<double>& work) {
   one_thread();

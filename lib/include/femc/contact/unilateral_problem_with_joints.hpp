@@ -17,7 +17,8 @@
 // checks Y4 so. Redundant joints are handled as in any femc solve (the rank
 // is decided, P projects onto what the joints span).
 //
-// Cost: k + 1 solves sharing one factorization of M (cod's workspace).
+// Cost: k + 1 solves sharing one factorization of M (the method's workspace,
+// methods/workspace.hpp).
 #include "femc/contact/unilateral_problem.hpp"
 #include "femc/solve.hpp"
 
@@ -30,7 +31,7 @@ UnilateralProblem<S> make_unilateral_problem(const System<S>& joints, const Cont
                                              const Options<S>& opt = {}) {
   const Index k = c.WN.rows();
   Solution<S> sol;
-  CodWorkspace<S> ws;
+  Workspace<S> ws;
   UnilateralProblem<S> p;
   solve(joints, opt, sol, ws);
   p.B = c.WN * sol.qdd + c.WbarN;

@@ -143,18 +143,24 @@ class CompleteOrthogonal {
     return y;
   }
 
-  // An orthonormal basis of Null(X) (n × (n − r)): Π times the trailing
-  // columns of Z.
-  Matrix<S> null_space_basis() const {
+  // N = an orthonormal basis of Null(X) (n × (n − r)): Π times the trailing
+  // columns of Z, one column at a time (no n × n identity is formed).
+  void null_space_basis_into(Matrix<S>& N) const {
     const Index r = rank_.rank;
-    if (r == n_) return Matrix<S>(n_, 0);  // no block of an empty matrix (UBSan: offset on null data)
-    Matrix<S> E = Matrix<S>::Zero(n_, n_ - r);
-    E.bottomRows(n_ - r).setIdentity();
-    if (r == 0) return E;  // all of Rⁿ (and no QR was computed when X is empty)
-    E.applyOnTheLeft(Z());
-    Matrix<S> N(n_, n_ - r);
-    for (Index i = 0; i < n_; ++i) N.row(qr_.permutation()(i)) = E.row(i);
-    return N;
+    N.resize(n_, n_ - r);
+    if (r == n_) return;
+    if (r == 0) {  // all of Rⁿ (and no QR was computed when X is empty)
+      N.setIdentity();
+      return;
+    }
+    for (Index j = 0; j < n_ - r; ++j) {
+      t_n_.resize(n_);
+      t_n_.setZero();
+      t_n_(r + j) = S(1);
+      apply_reflectors(rz_, rz_h_, r, t_n_, false);  // Z e_{r+j}
+      auto column = N.col(j);
+      permute(t_n_, column);
+    }
   }
 
   // d₁/d_r: an estimate of the condition number of the rank-r part of X
@@ -201,7 +207,6 @@ class CompleteOrthogonal {
       bottom -= w * essential;
     }
   }
-  auto Z() const { return Eigen::HouseholderSequence<Matrix<S>, Vector<S>>(rz_, rz_h_); }
 
   // out = Π v: out(π(i)) = v(i).
   template <class V, class Out>

@@ -1,6 +1,7 @@
 #pragma once
 // The dense kernels of double that LAPACK does better than Eigen's generic
-// code: blocked (level-3) Cholesky, triangular solve and Householder QRs,
+// code: blocked (level-3) Cholesky, triangular solve and Householder QRs, and
+// the matrix products of the methods' workspaces (dense_products.hpp),
 // through LAPACKE and OpenBLAS (lib/src/decomposition/lapack.cpp). The other
 // scalar types run Eigen's algorithms (dense_cholesky.hpp, householder_qr.hpp
 // choose).
@@ -38,6 +39,17 @@ void solve_lower_in_place(const Matrix<double>& Lfactor, Matrix<double>& X);
 
 // X ← LᵀX for the lower triangle L of Lfactor (dtrmm).
 void multiply_lower_transposed_in_place(const Matrix<double>& Lfactor, Matrix<double>& X);
+
+// G = YᵀY (dsyrk): the lower triangle written, the strict upper one
+// untouched. G is resized to Y.cols() square.
+void gram_lower(const Matrix<double>& Y, Matrix<double>& G);
+
+// C = AᵀB (dgemm). C is resized.
+void multiply_transposed(const Matrix<double>& A, const Matrix<double>& B, Matrix<double>& C);
+
+// C = S B for the symmetric S stored in Slower's lower triangle (dsymm). C is
+// resized.
+void multiply_symmetric(const Matrix<double>& Slower, const Matrix<double>& B, Matrix<double>& C);
 
 // X Π = Q R in place (dgeqp3): R on and above the diagonal, the reflectors of
 // Q below it, τ in tau (min(rows, cols)); column i of XΠ is column perm(i) of

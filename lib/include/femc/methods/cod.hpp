@@ -26,7 +26,7 @@
 // L⁻ᵀ's: the product Qᴺ = L x then does not amplify them. Pivoting over P's
 // rows gives no such protection.
 #include "femc/decomposition/complete_orthogonal.hpp"
-#include "femc/decomposition/dense_cholesky.hpp"
+#include "femc/methods/spd_factor.hpp"
 #include "femc/options.hpp"
 #include "femc/solution.hpp"
 #include "femc/system.hpp"
@@ -51,7 +51,8 @@ Solution<S> solve_cod(const System<S>& sys, const Options<S>& opt);
 //   a warning's text.
 // - When sys.M equals the M of the previous solve entry for entry, its
 //   Cholesky factor, κ(M) and positive definiteness are reused: the n³/3 of
-//   the factorization and validate()'s check of M are skipped.
+//   the factorization and validate()'s check of M are skipped (likewise W's,
+//   spd_factor.hpp).
 // - The result is the same, bit for bit, as solve_cod's, which runs through
 //   a fresh workspace.
 // One workspace serves one thread at a time. Its solve() takes the system as
@@ -62,27 +63,15 @@ class CodWorkspace {
  public:
   void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol);
 
-  // validate()'s check of M (symmetric, positive definite), made with the
-  // workspace's own Cholesky factor, which the next solve then reuses; made
-  // once per M. Throws InputError as validate() does.
-  void validate_mass(const Matrix<S>& M);
-  // validate()'s check of a W ≠ I, likewise; the next solve uses its factor.
-  void validate_weight(const Matrix<S>& W);
+  // validate()'s checks of M and of a W ≠ I, made with the factors the next
+  // solve uses (spd_factor.hpp). Throw InputError as validate() does.
+  void validate_mass(const Matrix<S>& M) { mass_.validate(M); }
+  void validate_weight(const Matrix<S>& W) { weight_.validate(W); }
   // Whether the last solve reused a factor of M made by an earlier solve.
-  bool reused_mass_factor() const { return reused_; }
+  bool reused_mass_factor() const { return mass_.reused(); }
 
  private:
-  bool holds_factor_of(const Matrix<S>& M) const;
-  void factor_mass(const Matrix<S>& M, bool validated);
-
-  DenseCholesky<S> chol_, cholW_;  // M = L Lᵀ, W = L_W L_Wᵀ
-  Matrix<S> M_;             // the M factored in chol_
-  bool have_M_ = false, validated_ = false, reused_ = false;
-  bool factored_by_validation_ = false;  // validate_mass() factored M for the coming solve
-  bool W_factored_by_validation_ = false;  // validate_weight() factored W for the coming solve
-  S kappa_M_ = S(1);        // κ₁(M) estimate of chol_ (+∞ beyond the range of S)
-  S norm1_M_ = S(1);        // ‖M‖₁
-  CholeskyConditionScratch<S> cond_, condW_;  // of M (n) and of W (m): one would resize at each solve
+  SpdFactor<S> mass_{"M"}, weight_{"W"};  // M = L Lᵀ, W = L_W L_Wᵀ
   Matrix<S> Bt_, P_;        // Bᵀ = L⁻¹Aᵀ (n × m), P = L_Wᵀ A L⁻ᵀ (m × n)
   Vector<S> yQ_, yC_, bt_, rhs_, xN_, xP_, xW_, mu_;
   CompleteOrthogonal<S> cod_;

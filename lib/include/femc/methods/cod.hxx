@@ -7,70 +7,35 @@
 namespace femc {
 
 template <class S>
-bool CodWorkspace<S>::holds_factor_of(const Matrix<S>& M) const {
-  return have_M_ && M_.rows() == M.rows() && M_.cols() == M.cols() && M_ == M;
-}
-
-template <class S>
-void CodWorkspace<S>::factor_mass(const Matrix<S>& M, bool validated) {
-  M_ = M;
-  have_M_ = chol_.compute(M_);  // M = L Lᵀ: Lᵀ plays M^{1/2}, L⁻¹ plays M^{-1/2} acting on forces
-  norm1_M_ = symmetric_l1_norm(M_);
-  kappa_M_ = kappa_from_rcond(chol_.rcond(norm1_M_, cond_));
-  validated_ = validated;
-}
-
-template <class S>
-void CodWorkspace<S>::validate_mass(const Matrix<S>& M) {
-  if (validated_ && holds_factor_of(M)) return;
-  detail::require_symmetric(M, "M");
-  factor_mass(M, true);
-  if (!have_M_) throw detail::not_positive_definite<S>("M");
-  factored_by_validation_ = true;
-}
-
-template <class S>
-void CodWorkspace<S>::validate_weight(const Matrix<S>& W) {
-  detail::require_symmetric(W, "W");
-  if (!cholW_.compute(W)) throw detail::not_positive_definite<S>("W");
-  W_factored_by_validation_ = true;
-}
-
-template <class S>
 void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol) {
   const Index n = sys.n(), m = sys.m();
   const bool weighted = m > 0 && !is_identity(sys.W);
 
-  const bool held = holds_factor_of(sys.M);
-  reused_ = held && !factored_by_validation_;
-  factored_by_validation_ = false;
-  const bool W_factored = W_factored_by_validation_;
-  W_factored_by_validation_ = false;
-  if (!held) factor_mass(sys.M, false);
-  if (!have_M_) throw detail::not_positive_definite<S>("M");  // also under Options::assume_valid: no number from a failed factor
-  const auto L = chol_.matrixL();
+  mass_.prepare(sys.M);  // M = L Lᵀ: Lᵀ plays M^{1/2}, L⁻¹ plays M^{-1/2} acting on forces
+  DenseCholesky<S>& chol = mass_.cholesky();
+  const auto L = chol.matrixL();
   yQ_ = sys.Q;
   L.solveInPlace(yQ_);  // "M^{-1/2} Q"
   yC_ = sys.C;
   L.solveInPlace(yC_);  // "M^{-1/2} C"
   Bt_ = sys.A.transpose();
-  chol_.solve_L_in_place(Bt_);  // B = A M^{-1/2} = A L⁻ᵀ, 001 (18): L Bᵀ = Aᵀ
+  chol.solve_L_in_place(Bt_);  // B = A M^{-1/2} = A L⁻ᵀ, 001 (18): L Bᵀ = Aᵀ
   P_ = Bt_.transpose();
   S kappa_W(1), norm1_W(1);
   if (weighted) {  // P = W^{1/2} B, b̃ = W^{1/2} b with W^{1/2} → L_Wᵀ, 001 (18)
-    if (!W_factored && !cholW_.compute(sys.W)) throw detail::not_positive_definite<S>("W");  // as for M
-    norm1_W = symmetric_l1_norm(sys.W);
-    kappa_W = kappa_from_rcond(cholW_.rcond(norm1_W, condW_));
-    cholW_.multiply_by_Lt_in_place(P_);
-    bt_.noalias() = cholW_.matrixU() * sys.b;
+    weight_.prepare(sys.W);
+    norm1_W = weight_.norm1();
+    kappa_W = weight_.kappa();
+    weight_.cholesky().multiply_by_Lt_in_place(P_);
+    bt_.noalias() = weight_.cholesky().matrixU() * sys.b;
   } else {
     bt_ = sys.b;
   }
 
   const S tol = rank_tolerance(opt, m, n);
-  const S tol_formed = formed_rank_tolerance(opt, m, n, kappa_M_, kappa_W);
+  const S tol_formed = formed_rank_tolerance(opt, m, n, mass_.kappa(), kappa_W);
   // Rounded data: ‖M⁻¹‖₁ = κ₁(M)/‖M‖₁ and ‖W‖₁ bound the 2-norms of rank.hpp's c_data.
-  const DataCut<S> data_P = data_rank_cut(opt, sys.A, norm1_W, inverse_l1_norm(kappa_M_, norm1_M_));
+  const DataCut<S> data_P = data_rank_cut(opt, sys.A, norm1_W, inverse_l1_norm(mass_.kappa(), mass_.norm1()));
   const DataCut<S> data_A = data_rank_cut(opt, sys.A, S(1), S(1));
   cod_.compute_with(P_, tol, [&](const Vector<S>& d) {  // rank.hpp: A settles what forming P blurs
     RankDecision<S> r = decide_formed_rank(d, tol, tol_formed, [&] {
@@ -95,7 +60,7 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
   sol.QW.noalias() = L * xW_;  // Qᵂ = M^{1/2}(I − P⁺P)M^{-1/2}C,   001 (15), 002 (33)
   sol.Qc = sol.QN + sol.QW;
   sol.qdd = yQ_ + xN_ + xW_;
-  chol_.matrixU().solveInPlace(sol.qdd);         // 001 (28)–(29)
+  chol.matrixU().solveInPlace(sol.qdd);         // 001 (28)–(29)
   sol.Gg_min = (xN_ - xP_).squaredNorm();        // ‖P⁺[b̃ − P M^{-1/2}(Q + C)]‖², 001 (30)
   sol.delta_norm_sq = cod_.residual_norm_sq(bt_);  // ‖(P P⁺ − I) b̃‖², 001 (24)
 
@@ -110,7 +75,7 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
     cod_.solve_transposed_into(xN_, mu_);  // (Pᵀ)⁺ xN
     if (weighted) {
       sol.lambda.resize(m);
-      sol.lambda.noalias() = cholW_.matrixL() * mu_;
+      sol.lambda.noalias() = weight_.cholesky().matrixL() * mu_;
     } else {
       sol.lambda = mu_;
     }
@@ -122,7 +87,7 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
   }
 
   sol.diagnostics.rank = cod_.rank();
-  sol.diagnostics.kappa_M = kappa_M_;
+  sol.diagnostics.kappa_M = mass_.kappa();
   sol.diagnostics.kappa_B = cod_.kappa_estimate();
   sol.diagnostics.warnings.clear();
   sol.diagnostics.notes.clear();

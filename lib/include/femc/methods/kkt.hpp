@@ -12,6 +12,11 @@
 // raised to the rounding floor √(10(n + m)ε) of the computed G: as
 // κ(G) = κ(B)², this method refuses systems with κ(B) ≳ (10(n + m)ε)^{-1/2}
 // (≈ 10⁷ in double). A rank-deficient A raises MethodError, never a wrong answer.
+// In double, M = L Lᵀ is LAPACK's dpotrf, Y = L⁻¹Aᵀ its dtrsm and G = YᵀY
+// OpenBLAS's dsyrk (dense_products.hpp); LDLᵀ is Eigen's.
+#include <Eigen/Cholesky>
+
+#include "femc/methods/spd_factor.hpp"
 #include "femc/options.hpp"
 #include "femc/solution.hpp"
 #include "femc/system.hpp"
@@ -20,5 +25,28 @@ namespace femc {
 
 template <class S>
 Solution<S> solve_kkt(const System<S>& sys, const Options<S>& opt);
+
+// The storage of method kkt kept between solves, as CodWorkspace keeps
+// cod's (cod.hpp): after a first solve of a shape (n, m), a solve of the
+// same shape makes no heap allocation (in MPFR with the limb pool), the
+// factor of an unchanged M is reused, and the result is solve_kkt's bit for
+// bit. A MethodError (A not of full row rank) allocates its message.
+template <class S>
+class KktWorkspace {
+ public:
+  void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol);
+  void validate_mass(const Matrix<S>& M) { mass_.validate(M); }
+  // kkt does not use W; validate() still checks it, with a kept factor.
+  void validate_weight(const Matrix<S>& W) { weight_.validate(W); }
+  bool reused_mass_factor() const { return mass_.reused(); }
+
+ private:
+  SpdFactor<S> mass_{"M"}, weight_{"W"};
+  Matrix<S> Y_, G_, X_;       // Y = L⁻¹Aᵀ, G = YᵀY, X = the two right-hand sides, then G⁻¹ of them
+  Eigen::LDLT<Matrix<S>> ldlt_;
+  Vector<S> a_, aC_, d_;
+  Vector<S> r_;         // L⁻¹(Qᶜ − C), of size n
+  Vector<S> rA_, WrA_;  // A q̈ − b and W(A q̈ − b), of size m
+};
 
 }  // namespace femc

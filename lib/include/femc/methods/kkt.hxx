@@ -1,11 +1,9 @@
 #pragma once
-#include <Eigen/Cholesky>
 #include <algorithm>
-#include <vector>
 
+#include "femc/decomposition/dense_products.hpp"
 #include "femc/errors.hpp"
 #include "femc/gaussian.hpp"
-#include "femc/methods/common.hpp"
 #include "femc/methods/kkt.hpp"
 #include "femc/rank.hpp"
 #include "femc/scalar/traits.hpp"
@@ -13,35 +11,38 @@
 namespace femc {
 
 template <class S>
-Solution<S> solve_kkt(const System<S>& sys, const Options<S>& opt) {
-  using std::abs;
+void KktWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol) {
   using std::sqrt;
   const Index n = sys.n(), m = sys.m();
-  Solution<S> sol;
-  Eigen::LLT<Matrix<S>> chol(sys.M);
-  const auto L = chol.matrixL();
-  const S kappa_M = *detail::kappa_from_llt(chol);
-  const Vector<S> a = chol.solve(sys.Q);   // M⁻¹Q
-  const Vector<S> aC = chol.solve(sys.C);  // M⁻¹C
+  mass_.prepare(sys.M);
+  const DenseCholesky<S>& chol = mass_.cholesky();
+  const S kappa_M = mass_.kappa();
+  a_ = sys.Q;
+  chol.solve_in_place(a_);   // M⁻¹Q
+  aC_ = sys.C;
+  chol.solve_in_place(aC_);  // M⁻¹C
 
-  Vector<S> lambda = Vector<S>::Zero(m), nu = Vector<S>::Zero(m);
   RankDecision<S> rank;
   rank.tol = rank_tolerance(opt, m, n);
+  sol.lambda.resize(m);
+  sol.QN.resize(n);
+  sol.QW = sys.C;
   if (m > 0) {
-    const Matrix<S> Y = L.solve(sys.A.transpose());
-    const Matrix<S> G = Y.transpose() * Y;  // A M⁻¹Aᵀ, 004 (23)
-    const Eigen::LDLT<Matrix<S>> ldlt(G);
+    Y_ = sys.A.transpose();
+    mass_.cholesky().solve_L_in_place(Y_);  // Y = L⁻¹Aᵀ
+    gram_into(Y_, G_);                      // G = YᵀY = A M⁻¹Aᵀ, 004 (23)
+    ldlt_.compute(G_);
     // Pivots of G are squares of σ-scale magnitudes: decide on √|D_i|. The
     // computed G carries errors ≈ (n + m)·u·‖G‖ (forming YᵀY, Higham Thm 3.5,
     // and the LDLᵀ backward error), so no σ-ratio below √(10(n + m)ε) can be
     // told from zero here: that floor is imposed on top of the user's τ.
-    Vector<S> d = ldlt.vectorD().cwiseAbs().cwiseSqrt();
-    std::sort(d.data(), d.data() + d.size(), [](const S& x, const S& y) { return x > y; });
+    d_ = ldlt_.vectorD().cwiseAbs().cwiseSqrt();
+    std::sort(d_.data(), d_.data() + d_.size(), [](const S& x, const S& y) { return x > y; });
     const S floor = sqrt(S(10 * (n + m)) * Eigen::NumTraits<S>::epsilon());
-    rank = decide_rank(d, rank.tol > floor ? rank.tol : floor);
+    rank = decide_rank(d_, rank.tol > floor ? rank.tol : floor);
     // Rounded data (rank.hpp): d are the singular values of B = A L⁻ᵀ up to
     // the rounding of G; ‖M⁻¹‖₁ = κ₁(M)/‖M‖₁ bounds ‖M⁻¹‖₂.
-    apply_data_cut(rank, d, data_rank_cut(opt, sys.A, S(1), inverse_l1_norm(kappa_M, symmetric_l1_norm(sys.M))));
+    apply_data_cut(rank, d_, data_rank_cut(opt, sys.A, S(1), inverse_l1_norm(kappa_M, mass_.norm1())));
     if (rank.rank < m) {
       // Name the cut that decided: the working precision's, or the data's.
       const bool by_data = rank.data_tol_applied && rank.largest_dropped > rank.tol * rank.largest;
@@ -53,21 +54,37 @@ Solution<S> solve_kkt(const System<S>& sys, const Options<S>& opt) {
                                  : "tolerance " + format_short(rank.tol)) +
                         "); use cod, nullspace or literal");
     }
-    const Matrix<S> X = ldlt.solve(detail::two_columns<S>(sys.b - sys.A * a, sys.A * aC));
-    lambda = X.col(0);  // λ = (A M⁻¹Aᵀ)⁻¹(b − A a), 004 (23)
-    nu = X.col(1);
+    X_.resize(m, 2);
+    X_.col(0) = sys.b;
+    X_.col(0).noalias() -= sys.A * a_;
+    X_.col(1).noalias() = sys.A * aC_;
+    ldlt_._solve_impl(X_, X_);  // in place (LDLT::solveInPlace copies)
+    sol.lambda = X_.col(0);     // λ = (A M⁻¹Aᵀ)⁻¹(b − A a), 004 (23); ν = X_.col(1)
+    sol.QN.noalias() = sys.A.transpose() * sol.lambda;
+    sol.QW.noalias() -= sys.A.transpose() * X_.col(1);
+  } else {
+    sol.QN.setZero();
   }
-  sol.lambda = lambda;
-  sol.QN = sys.A.transpose() * lambda;
-  sol.QW = sys.C - sys.A.transpose() * nu;
   sol.Qc = sol.QN + sol.QW;
-  sol.qdd = chol.solve(sys.Q + sol.Qc);
-  sol.Gg_min = L.solve(Vector<S>(sol.Qc - sys.C)).squaredNorm();  // (q̈ − M⁻¹(Q+C))ᵀM(…)
-  sol.delta_norm_sq = constraint_residual_sq(sys, sol.qdd);  // 0 up to rounding: full row rank is consistent
+  sol.qdd = sys.Q + sol.Qc;
+  chol.solve_in_place(sol.qdd);
+  r_ = sol.Qc - sys.C;
+  chol.matrixL().solveInPlace(r_);
+  sol.Gg_min = r_.squaredNorm();  // (q̈ − M⁻¹(Q+C))ᵀM(…)
+  sol.delta_norm_sq = constraint_residual_sq(sys, sol.qdd, rA_, WrA_);  // 0 up to rounding: full row rank is consistent
 
   sol.diagnostics.rank = rank;
   sol.diagnostics.kappa_M = kappa_M;
   sol.diagnostics.kappa_B = rank.rank > 0 ? S(rank.largest / rank.smallest_kept) : S(1);
+  sol.diagnostics.warnings.clear();
+  sol.diagnostics.notes.clear();
+}
+
+template <class S>
+Solution<S> solve_kkt(const System<S>& sys, const Options<S>& opt) {
+  KktWorkspace<S> ws;
+  Solution<S> sol;
+  ws.solve(sys, opt, sol);
   return sol;
 }
 

@@ -1,55 +1,80 @@
 #pragma once
-#include <Eigen/Cholesky>
-
-#include "femc/decomposition/complete_orthogonal.hpp"
+#include "femc/decomposition/dense_products.hpp"
+#include "femc/errors.hpp"
 #include "femc/gaussian.hpp"
-#include "femc/methods/common.hpp"
 #include "femc/methods/nullspace.hpp"
 #include "femc/rank.hpp"
+#include "femc/scalar/traits.hpp"
 
 namespace femc {
 
 template <class S>
-Solution<S> solve_nullspace(const System<S>& sys, const Options<S>& opt) {
+void NullspaceWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol) {
   const Index n = sys.n(), m = sys.m();
   const bool weighted = m > 0 && !is_identity(sys.W);
   const S tol = rank_tolerance(opt, m, n);
-  Solution<S> sol;
   const auto M = sys.M.template selfadjointView<Eigen::Lower>();
+  mass_.prepare(sys.M);
 
-  const CompleteOrthogonal<S> codA(sys.A, tol, data_rank_cut(opt, sys.A, S(1), S(1)));  // rank.hpp: rounded data
-  const Matrix<S> Z = codA.null_space_basis();
-  Vector<S> zp;
+  codA_.compute(sys.A, tol, data_rank_cut(opt, sys.A, S(1), S(1)));  // rank.hpp: rounded data
+  codA_.null_space_basis_into(Z_);
+  zp_.resize(n);
   if (!weighted) {
-    zp = codA.solve(sys.b);  // A⁺b
-  } else {
-    const Eigen::LLT<Matrix<S>> cholW(sys.W);  // ‖A z − b‖_W = ‖L_Wᵀ(A z − b)‖
-    const Matrix<S> RA = cholW.matrixU() * sys.A;
-    const DataCut<S> data_RA = data_rank_cut(opt, sys.A, symmetric_l1_norm(sys.W), S(1));  // RA = L_Wᵀ A
-    zp = CompleteOrthogonal<S>(RA, tol, data_RA).solve(Vector<S>(cholW.matrixU() * sys.b));
+    codA_.solve_into(sys.b, zp_);  // A⁺b
+  } else {  // ‖A z − b‖_W = ‖L_Wᵀ(A z − b)‖
+    weight_.prepare(sys.W);
+    RA_ = sys.A;
+    weight_.cholesky().multiply_by_Lt_in_place(RA_);
+    bt_.resize(m);
+    bt_.noalias() = weight_.cholesky().matrixU() * sys.b;
+    codRA_.compute(RA_, tol, data_rank_cut(opt, sys.A, weight_.norm1(), S(1)));  // RA = L_Wᵀ A
+    codRA_.solve_into(bt_, zp_);
   }
 
-  if (Z.cols() > 0) {
-    const Matrix<S> MZ = M * Z;
-    const Eigen::LLT<Matrix<S>> reduced(Z.transpose() * MZ);  // ZᵀMZ, SPD
-    const Vector<S> y = reduced.solve(Vector<S>(Z.transpose() * (sys.Q + sys.C - M * zp)));
-    sol.qdd = zp + Z * y;
-    sol.QW = MZ * reduced.solve(Vector<S>(Z.transpose() * sys.C));
+  sol.qdd = zp_;
+  sol.QW.resize(n);
+  if (Z_.cols() > 0) {
+    symmetric_product_into(sys.M, Z_, MZ_);  // M Z
+    transposed_product_into(Z_, MZ_, ZMZ_);  // ZᵀM Z, SPD
+    if (!reduced_.compute(ZMZ_))
+      throw MethodError("nullspace: ZᵀMZ is not positive definite at " + ScalarTraits<S>::name() +
+                        " (M is too ill-conditioned on Null(A) at this precision); raise the precision");
+    rhs_ = sys.Q + sys.C;
+    rhs_.noalias() -= M * zp_;
+    y_.resize(Z_.cols());
+    y_.noalias() = Z_.transpose() * rhs_;
+    reduced_.solve_in_place(y_);  // (ZᵀMZ) y = Zᵀ(Q + C − M z_p)
+    sol.qdd.noalias() += Z_ * y_;  // q̈ = z_p + Z y
+    y_.noalias() = Z_.transpose() * sys.C;
+    reduced_.solve_in_place(y_);
+    sol.QW.noalias() = MZ_ * y_;   // Qᵂ = M Z (ZᵀMZ)⁻¹ZᵀC
   } else {  // rank A = n: Z_W = {z_p} (001 Remark 7) and I − B⁺B = 0, so Qᵂ = 0
-    sol.qdd = zp;
-    sol.QW = Vector<S>::Zero(n);
+    sol.QW.setZero();
   }
-  sol.Qc = M * sol.qdd - sys.Q;
+  sol.Qc.resize(n);
+  sol.Qc.noalias() = M * sol.qdd;
+  sol.Qc -= sys.Q;
   sol.QN = sol.Qc - sol.QW;
-  sol.lambda = codA.solve_transposed(sol.QN);
+  sol.lambda.resize(m);
+  codA_.solve_transposed_into(sol.QN, sol.lambda);  // (Aᵀ)⁺Qᴺ
 
-  const Eigen::LLT<Matrix<S>> chol(sys.M);
-  sol.Gg_min = chol.matrixL().solve(Vector<S>(sol.Qc - sys.C)).squaredNorm();
-  sol.delta_norm_sq = constraint_residual_sq(sys, sol.qdd);
+  r_ = sol.Qc - sys.C;
+  mass_.cholesky().matrixL().solveInPlace(r_);
+  sol.Gg_min = r_.squaredNorm();
+  sol.delta_norm_sq = constraint_residual_sq(sys, sol.qdd, rA_, WrA_);
 
-  sol.diagnostics.rank = codA.rank();
-  sol.diagnostics.kappa_M = detail::kappa_from_llt(chol);
-  sol.diagnostics.kappa_B = codA.kappa_estimate();  // of A here, not B
+  sol.diagnostics.rank = codA_.rank();
+  sol.diagnostics.kappa_M = mass_.kappa();
+  sol.diagnostics.kappa_B = codA_.kappa_estimate();  // of A here, not B
+  sol.diagnostics.warnings.clear();
+  sol.diagnostics.notes.clear();
+}
+
+template <class S>
+Solution<S> solve_nullspace(const System<S>& sys, const Options<S>& opt) {
+  NullspaceWorkspace<S> ws;
+  Solution<S> sol;
+  ws.solve(sys, opt, sol);
   return sol;
 }
 

@@ -1,9 +1,9 @@
-// The workspace of method cod (methods/cod.hpp) and the MPFR limb pool
-// (scalar/mpfr_pool.hpp): the performance path must give solve()'s answer
-// bit for bit (U1/G2: the answer is the General Gauss Principle's, whatever
-// the storage), reuse the factor of an unchanged M and no other, and
-// allocate nothing after the first solve of a shape. The allocation counts
-// are exact counts of one deterministic run, not timings.
+// The methods' workspaces (methods/workspace.hpp: cod, kkt, nullspace) and
+// the MPFR limb pool (scalar/mpfr_pool.hpp): the performance path must give
+// solve()'s answer bit for bit (U1/G2: the answer is the General Gauss
+// Principle's, whatever the storage), reuse the factor of an unchanged M and
+// no other, and allocate nothing after the first solve of a shape. The
+// allocation counts are exact counts of one deterministic run, not timings.
 #include <gtest/gtest.h>
 
 #include <thread>
@@ -39,75 +39,112 @@ void expect_identical(const Solution<S>& a, const Solution<S>& b, const std::str
   EXPECT_EQ(a.diagnostics.warnings, b.diagnostics.warnings) << where;
 }
 
+// The methods with a workspace (methods/workspace.hpp).
+constexpr Method kWorkspaceMethods[] = {Method::Cod, Method::Kkt, Method::Nullspace};
+
+template <class S>
+Options<S> with_method(Method method) {
+  Options<S> opt;
+  opt.method = method;
+  return opt;
+}
+
+template <class S>
+bool reused_mass_factor(const Workspace<S>& ws, Method method) {
+  switch (method) {
+    case Method::Kkt: return ws.kkt.reused_mass_factor();
+    case Method::Nullspace: return ws.nullspace.reused_mass_factor();
+    default: return ws.cod.reused_mass_factor();
+  }
+}
+
 // Every class of system, weighted or not, with C or not, through one
 // workspace that changes shape, M and rank between solves: each result is
-// solve()'s.
+// solve()'s, and where solve() refuses the system (kkt, rank-deficient A)
+// the workspace refuses it too.
 template <class S>
-void workspace_matches_solve() {
+void workspace_matches_solve(Method method) {
   test::SystemGenerator gen(20261122);
-  CodWorkspace<S> ws;
+  Workspace<S> ws;
   Solution<S> sol;
+  const Options<S> opt = with_method<S>(method);
   for (int round = 0; round < 3; ++round)
     for (test::SystemClass c : test::kAllClasses)
       for (bool weighted : {false, true}) {
         const System<S> sys = test::convert<S>(gen.make(c, /*with_C=*/true, weighted).sys);
-        const std::string where = std::string(test::name(c)) + (weighted ? " weighted" : "") + " round " +
-                                  std::to_string(round);
-        solve(sys, Options<S>{}, sol, ws);
-        expect_identical(sol, solve(sys), where);
-        solve(sys, Options<S>{}, sol, ws);  // again: M's factor reused
-        EXPECT_TRUE(ws.reused_mass_factor()) << where;
-        expect_identical(sol, solve(sys), where + " (reused)");
+        const std::string where = to_string(method) + " " + test::name(c) + (weighted ? " weighted" : "") +
+                                  " round " + std::to_string(round);
+        Solution<S> fresh;
+        try {
+          fresh = solve(sys, opt);
+        } catch (const MethodError&) {
+          EXPECT_THROW(solve(sys, opt, sol, ws), MethodError) << where;
+          continue;
+        }
+        solve(sys, opt, sol, ws);
+        expect_identical(sol, fresh, where);
+        solve(sys, opt, sol, ws);  // again: M's factor reused
+        EXPECT_TRUE(reused_mass_factor(ws, method)) << where;
+        expect_identical(sol, fresh, where + " (reused)");
       }
 }
 
-TEST(CodWorkspace, U1_G2_MatchesSolveBitForBit_double) { workspace_matches_solve<double>(); }
-TEST(CodWorkspace, U1_G2_MatchesSolveBitForBit_mpfr256) {
+TEST(Workspace, U1_G2_MatchesSolveBitForBit_double) {
+  for (Method method : kWorkspaceMethods) workspace_matches_solve<double>(method);
+}
+TEST(Workspace, U1_G2_MatchesSolveBitForBit_mpfr256) {
   MpfrPrecision bits(256);
-  workspace_matches_solve<mpfr_real>();
+  for (Method method : kWorkspaceMethods) workspace_matches_solve<mpfr_real>(method);
 }
 
-TEST(CodWorkspace, ReusesTheFactorOfAnUnchangedMOnly) {
-  test::SystemGenerator gen(7);
-  System<double> sys = test::convert<double>(gen.make(test::SystemClass::FullRowRank, true, false).sys);
-  CodWorkspace<double> ws;
-  Solution<double> sol;
-  solve(sys, Options<double>{}, sol, ws);
-  EXPECT_FALSE(ws.reused_mass_factor());
-  sys.b(0) += 1;  // same M: reused
-  solve(sys, Options<double>{}, sol, ws);
-  EXPECT_TRUE(ws.reused_mass_factor());
-  expect_identical(sol, solve(sys), "b changed");
-  sys.M(0, 0) += 1;  // one entry of M changed: factored again
-  solve(sys, Options<double>{}, sol, ws);
-  EXPECT_FALSE(ws.reused_mass_factor());
-  expect_identical(sol, solve(sys), "M changed");
+TEST(Workspace, ReusesTheFactorOfAnUnchangedMOnly) {
+  for (Method method : kWorkspaceMethods) {
+    test::SystemGenerator gen(7);
+    System<double> sys = test::convert<double>(gen.make(test::SystemClass::FullRowRank, true, false).sys);
+    const Options<double> opt = with_method<double>(method);
+    Workspace<double> ws;
+    Solution<double> sol;
+    solve(sys, opt, sol, ws);
+    EXPECT_FALSE(reused_mass_factor(ws, method));
+    sys.b(0) += 1;  // same M: reused
+    solve(sys, opt, sol, ws);
+    EXPECT_TRUE(reused_mass_factor(ws, method));
+    expect_identical(sol, solve(sys, opt), to_string(method) + ", b changed");
+    sys.M(0, 0) += 1;  // one entry of M changed: factored again
+    solve(sys, opt, sol, ws);
+    EXPECT_FALSE(reused_mass_factor(ws, method));
+    expect_identical(sol, solve(sys, opt), to_string(method) + ", M changed");
+  }
 }
 
 // A factor made without validation is not taken as proof that M is
 // positive definite: with validation on, a bad M is still refused.
-TEST(CodWorkspace, AnUnvalidatedFactorDoesNotSkipValidation) {
-  test::SystemGenerator gen(8);
-  System<double> sys = test::convert<double>(gen.make(test::SystemClass::FullRowRank, false, false).sys);
-  sys.M(0, 1) += 0.5;  // not symmetric; LLT reads the lower triangle only
-  CodWorkspace<double> ws;
-  Solution<double> sol;
-  Options<double> trusting;
-  trusting.assume_valid = true;
-  solve(sys, trusting, sol, ws);
-  EXPECT_THROW(solve(sys, Options<double>{}, sol, ws), InputError);
+TEST(Workspace, AnUnvalidatedFactorDoesNotSkipValidation) {
+  for (Method method : kWorkspaceMethods) {
+    test::SystemGenerator gen(8);
+    System<double> sys = test::convert<double>(gen.make(test::SystemClass::FullRowRank, false, false).sys);
+    sys.M(0, 1) += 0.5;  // not symmetric; the Cholesky factor reads the lower triangle only
+    Workspace<double> ws;
+    Solution<double> sol;
+    Options<double> trusting = with_method<double>(method);
+    trusting.assume_valid = true;
+    solve(sys, trusting, sol, ws);
+    EXPECT_THROW(solve(sys, with_method<double>(method), sol, ws), InputError) << to_string(method);
+  }
 }
 
 // Options::assume_valid skips validate(), not the Cholesky factorization:
 // an M that is not positive definite stops the method with validate()'s
 // error instead of a number computed from a failed factor.
-TEST(CodWorkspace, AFailedFactorOfMThrowsEvenUnderAssumeValid) {
-  test::SystemGenerator gen(9);
-  System<double> sys = test::convert<double>(gen.make(test::SystemClass::FullRowRank, false, false).sys);
-  sys.M(2, 2) = -sys.M(2, 2);
-  Options<double> trusting;
-  trusting.assume_valid = true;
-  EXPECT_THROW(solve(sys, trusting), InputError);
+TEST(Workspace, AFailedFactorOfMThrowsEvenUnderAssumeValid) {
+  for (Method method : kWorkspaceMethods) {
+    test::SystemGenerator gen(9);
+    System<double> sys = test::convert<double>(gen.make(test::SystemClass::FullRowRank, false, false).sys);
+    sys.M(2, 2) = -sys.M(2, 2);
+    Options<double> trusting = with_method<double>(method);
+    trusting.assume_valid = true;
+    EXPECT_THROW(solve(sys, trusting), InputError) << to_string(method);
+  }
 }
 
 // The condition estimate of the workspace (spd_rcond) is Eigen's
@@ -152,24 +189,26 @@ TEST(CholeskyCondition, MatchesEigensRcond_mpfr256) {
 // leaves the workspace's own numbers alive, and the limbs it freed do not
 // yet cover the temporaries of a solve that finds M factored.
 template <class S>
-void count_allocations(const System<S>& sys, alloc::AllocCounts& same, alloc::AllocCounts& other_data) {
+void count_allocations(const System<S>& sys, Method method, alloc::AllocCounts& same,
+                       alloc::AllocCounts& other_data) {
   System<S> sys2 = sys;
   sys2.b *= S(2);
   sys2.Q *= S(3);
   sys2.C *= S(-1);
   sys2.M *= S(2);
-  CodWorkspace<S> ws;
+  const Options<S> opt = with_method<S>(method);
+  Workspace<S> ws;
   Solution<S> sol;
   for (int round = 0; round < 2; ++round) {
-    solve(sys, Options<S>{}, sol, ws);
-    solve(sys, Options<S>{}, sol, ws);
-    solve(sys2, Options<S>{}, sol, ws);
+    solve(sys, opt, sol, ws);
+    solve(sys, opt, sol, ws);
+    solve(sys2, opt, sol, ws);
   }
-  solve(sys, Options<S>{}, sol, ws);
+  solve(sys, opt, sol, ws);
   const alloc::AllocCounts t0 = alloc::alloc_counts();
-  solve(sys, Options<S>{}, sol, ws);
+  solve(sys, opt, sol, ws);
   const alloc::AllocCounts t1 = alloc::alloc_counts();
-  solve(sys2, Options<S>{}, sol, ws);
+  solve(sys2, opt, sol, ws);
   const alloc::AllocCounts t2 = alloc::alloc_counts();
   same = t1 - t0;
   other_data = t2 - t1;
@@ -177,9 +216,10 @@ void count_allocations(const System<S>& sys, alloc::AllocCounts& same, alloc::Al
 
 // W = I, or a weight W = L_W L_Wᵀ that is not the identity (its factor,
 // the product L_Wᵀ P and, when P is rank-deficient, λ through Aᵀ's own
-// decomposition).
+// decomposition). Every method with a workspace, kkt on full row rank only
+// (it refuses the others).
 template <class S>
-void no_allocation_after_warm_up(Index n, Index m, Index rank, bool weighted = false) {
+void no_allocation_after_warm_up(Method method, Index n, Index m, Index rank, bool weighted) {
   test::SystemGenerator gen(5);
   System<rational> exact;
   exact.M = gen.spd(n);
@@ -190,14 +230,20 @@ void no_allocation_after_warm_up(Index n, Index m, Index rank, bool weighted = f
   exact.W = weighted ? gen.spd(m) : Matrix<rational>::Identity(m, m);
   const System<S> sys = test::convert<S>(exact);
   alloc::AllocCounts same, other;
-  count_allocations(sys, same, other);
-  const std::string what = std::to_string(n) + "x" + std::to_string(m) + " rank " + std::to_string(rank) +
+  count_allocations(sys, method, same, other);
+  const std::string what = to_string(method) + " " + std::to_string(n) + "x" + std::to_string(m) + " rank " + std::to_string(rank) +
                            (weighted ? " weighted" : "");
   EXPECT_EQ(same.mallocs, 0u) << what << ", same system";
   EXPECT_EQ(other.mallocs, 0u) << what << ", new data of the same shape";
 }
 
-TEST(CodWorkspace, NoHeapAllocationAfterWarmUp_double) {
+template <class S>
+void no_allocation_after_warm_up(Index n, Index m, Index rank, bool weighted = false) {
+  for (Method method : kWorkspaceMethods)
+    if (method != Method::Kkt || rank == m) no_allocation_after_warm_up<S>(method, n, m, rank, weighted);
+}
+
+TEST(Workspace, NoHeapAllocationAfterWarmUp_double) {
   no_allocation_after_warm_up<double>(12, 5, 5);
   no_allocation_after_warm_up<double>(12, 6, 3);
   no_allocation_after_warm_up<double>(60, 24, 24);
@@ -207,7 +253,7 @@ TEST(CodWorkspace, NoHeapAllocationAfterWarmUp_double) {
   no_allocation_after_warm_up<double>(200, 80, 80, true);
 }
 
-TEST(CodWorkspace, NoHeapAllocationAfterWarmUp_mpfr256WithLimbPool) {
+TEST(Workspace, NoHeapAllocationAfterWarmUp_mpfr256WithLimbPool) {
   install_mpfr_limb_pool();
   MpfrPrecision bits(256);
   no_allocation_after_warm_up<mpfr_real>(12, 5, 5);

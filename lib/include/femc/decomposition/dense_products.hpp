@@ -1,0 +1,58 @@
+#pragma once
+// The matrix products of the methods' workspaces (methods/kkt.hpp,
+// methods/nullspace.hpp), into storage the caller keeps:
+//   gram_into:                 G = YᵀY (both triangles)
+//   transposed_product_into:   C = AᵀB
+//   symmetric_product_into:    C = S B, S symmetric, read from its lower triangle
+//
+// double runs OpenBLAS's dsyrk, dgemm and dsymm (lapack.hpp). The other
+// types run one dot product or one matrix–vector product per entry or
+// column: Eigen's blocked products allocate their packing buffers at each
+// call once these pass its 128 KB stack limit, and under MPFR construct
+// every number in them (dense_cholesky.hpp says the same of its solves). The
+// sums are the same sums (Higham, Accuracy and Stability, §3.5: |ΔC| ≤
+// γ_k|A||B| for inner dimension k, in any order of summation).
+// A call of the shape of the previous one allocates nothing.
+#include <type_traits>
+
+#include "femc/decomposition/lapack.hpp"
+
+namespace femc {
+
+template <class S>
+void gram_into(const Matrix<S>& Y, Matrix<S>& G) {
+  if constexpr (std::is_same_v<S, double>) {
+    lapack::gram_lower(Y, G);
+  } else {
+    G.resize(Y.cols(), Y.cols());
+    for (Index j = 0; j < Y.cols(); ++j)
+      for (Index i = j; i < Y.cols(); ++i) G(i, j) = Y.col(i).dot(Y.col(j));
+  }
+  for (Index j = 1; j < G.cols(); ++j)  // the upper triangle from the lower
+    for (Index i = 0; i < j; ++i) G(i, j) = G(j, i);
+}
+
+template <class S>
+void transposed_product_into(const Matrix<S>& A, const Matrix<S>& B, Matrix<S>& C) {
+  if constexpr (std::is_same_v<S, double>) {
+    lapack::multiply_transposed(A, B, C);
+  } else {
+    C.resize(A.cols(), B.cols());
+    for (Index j = 0; j < B.cols(); ++j)
+      for (Index i = 0; i < A.cols(); ++i) C(i, j) = A.col(i).dot(B.col(j));
+  }
+}
+
+template <class S>
+void symmetric_product_into(const Matrix<S>& Slower, const Matrix<S>& B, Matrix<S>& C) {
+  if constexpr (std::is_same_v<S, double>) {
+    lapack::multiply_symmetric(Slower, B, C);
+  } else {
+    C.resize(Slower.rows(), B.cols());
+    if (C.size() == 0) return;  // (Eigen's self-adjoint product misbehaves on empty operands)
+    for (Index j = 0; j < B.cols(); ++j)
+      C.col(j).noalias() = Slower.template selfadjointView<Eigen::Lower>() * B.col(j);
+  }
+}
+
+}  // namespace femc
