@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "femc/decomposition/cholesky_condition.hpp"
+#include "femc/decomposition/dense_cholesky.hpp"
 #include "femc/errors.hpp"
 #include "femc/scalar/traits.hpp"
 #include "femc/system.hpp"
@@ -90,8 +91,10 @@ void require_spd(const Matrix<S>& X, const char* field) {
     for (Index i = 0; i < D.size(); ++i)
       if (!(D(i) > S(0))) throw InputError(field, "not positive definite (an LDLᵀ pivot is ≤ 0)");
   } else {
-    Eigen::LLT<Matrix<S>> llt(X);
-    if (llt.info() != Eigen::Success) throw not_positive_definite<S>(field);
+    // The factorization the methods run (LAPACK's in double), so that
+    // validate() and a method agree on an X at the edge of definiteness.
+    DenseCholesky<S> chol;
+    if (!chol.compute(X)) throw not_positive_definite<S>(field);
   }
 }
 
