@@ -42,9 +42,9 @@ class KktWorkspace {
 
  private:
   SpdFactor<S> mass_{"M"}, weight_{"W"};
-  Matrix<S> Y_, G_, X_;       // Y = L⁻¹Aᵀ, G = YᵀY, X = the two right-hand sides, then G⁻¹ of them
+  Matrix<S> Y_, G_;  // Y = L⁻¹Aᵀ, G = YᵀY
   Eigen::LDLT<Matrix<S>> ldlt_;
-  Vector<S> a_, aC_, d_;
+  Vector<S> a_, aC_, d_, nu_;
   Vector<S> r_;         // L⁻¹(Qᶜ − C), of size n
   Vector<S> rA_, WrA_;  // A q̈ − b and W(A q̈ − b), of size m
 };

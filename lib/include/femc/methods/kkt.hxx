@@ -54,14 +54,17 @@ void KktWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
                                  : "tolerance " + format_short(rank.tol)) +
                         "); use cod, nullspace or literal");
     }
-    X_.resize(m, 2);
-    X_.col(0) = sys.b;
-    X_.col(0).noalias() -= sys.A * a_;
-    X_.col(1).noalias() = sys.A * aC_;
-    ldlt_._solve_impl(X_, X_);  // in place (LDLT::solveInPlace copies)
-    sol.lambda = X_.col(0);     // λ = (A M⁻¹Aᵀ)⁻¹(b − A a), 004 (23); ν = X_.col(1)
+    // One vector at a time and in place: LDLT::solveInPlace copies, and a
+    // two-column solve packs blocks of G's factor, which Eigen allocates
+    // once they pass its stack limit (at m = 80 under MPFR 256).
+    sol.lambda = sys.b;
+    sol.lambda.noalias() -= sys.A * a_;
+    ldlt_._solve_impl(sol.lambda, sol.lambda);  // λ = (A M⁻¹Aᵀ)⁻¹(b − A a), 004 (23)
+    nu_.resize(m);
+    nu_.noalias() = sys.A * aC_;
+    ldlt_._solve_impl(nu_, nu_);                // ν = (A M⁻¹Aᵀ)⁻¹A M⁻¹C
     sol.QN.noalias() = sys.A.transpose() * sol.lambda;
-    sol.QW.noalias() -= sys.A.transpose() * X_.col(1);
+    sol.QW.noalias() -= sys.A.transpose() * nu_;
   } else {
     sol.QN.setZero();
   }
