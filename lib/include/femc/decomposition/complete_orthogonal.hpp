@@ -144,7 +144,9 @@ class CompleteOrthogonal {
   }
 
   // N = an orthonormal basis of Null(X) (n × (n − r)): Π times the trailing
-  // columns of Z, one column at a time (no n × n identity is formed).
+  // columns of Z, i.e. Π Z [0; I]. Z's reflectors are applied one at a time
+  // to the kept [0; I] (a matrix–vector product and a rank-1 update each,
+  // fma under MPFR); Eigen's blocked application to a matrix allocates.
   void null_space_basis_into(Matrix<S>& N) const {
     const Index r = rank_.rank;
     N.resize(n_, n_ - r);
@@ -153,14 +155,15 @@ class CompleteOrthogonal {
       N.setIdentity();
       return;
     }
-    for (Index j = 0; j < n_ - r; ++j) {
-      t_n_.resize(n_);
-      t_n_.setZero();
-      t_n_(r + j) = S(1);
-      apply_reflectors(rz_, rz_h_, r, t_n_, false);  // Z e_{r+j}
-      auto column = N.col(j);
-      permute(t_n_, column);
-    }
+    basis_.resize(n_, n_ - r);
+    basis_.setZero();
+    basis_.bottomRows(n_ - r).setIdentity();
+    basis_work_.resize(n_ - r);
+    for (Index i = r - 1; i >= 0; --i)  // Z = H₀H₁…H_{r−1}: H_{r−1} first
+      basis_.bottomRows(n_ - i).applyHouseholderOnTheLeft(rz_.col(i).tail(n_ - i - 1), rz_h_(i),
+                                                          basis_work_.data());
+    const auto& ind = qr_.permutation();
+    for (Index i = 0; i < n_; ++i) N.row(ind(i)) = basis_.row(i);
   }
 
   // d₁/d_r: an estimate of the condition number of the rank-r part of X
@@ -234,6 +237,8 @@ class CompleteOrthogonal {
   Vector<S> d_;          // |R_ii|
   RankDecision<S> rank_;
   mutable Vector<S> t_m_, t_n_;  // solve scratch
+  mutable Matrix<S> basis_;       // null_space_basis_into's Z [0; I]
+  mutable Vector<S> basis_work_;  // and its reflectors' scratch
 };
 
 }  // namespace femc

@@ -6,10 +6,12 @@
 //   symmetric_product_into:    C = S B, S symmetric, read from its lower triangle
 //
 // double runs OpenBLAS's dsyrk, dgemm and dsymm (lapack.hpp). The other
-// types run one dot product or one matrix–vector product per entry or
-// column: Eigen's blocked products allocate their packing buffers at each
-// call once these pass its 128 KB stack limit, and under MPFR construct
-// every number in them (dense_cholesky.hpp says the same of its solves). The
+// types run one matrix–vector product per column: Eigen's blocked products
+// allocate their packing buffers at each call once these pass its 128 KB
+// stack limit, and under MPFR construct every number in them
+// (dense_cholesky.hpp says the same of its solves). Eigen's matrix–vector
+// kernels multiply-add through pmadd, an fma under MPFR (scalar/mpfr.hpp);
+// one dot product per entry made a temporary per product instead. The
 // sums are the same sums (Higham, Accuracy and Stability, §3.5: |ΔC| ≤
 // γ_k|A||B| for inner dimension k, in any order of summation).
 // A call of the shape of the previous one allocates nothing.
@@ -24,9 +26,11 @@ void gram_into(const Matrix<S>& Y, Matrix<S>& G) {
   if constexpr (std::is_same_v<S, double>) {
     lapack::gram_lower(Y, G);
   } else {
-    G.resize(Y.cols(), Y.cols());
-    for (Index j = 0; j < Y.cols(); ++j)
-      for (Index i = j; i < Y.cols(); ++i) G(i, j) = Y.col(i).dot(Y.col(j));
+    const Index k = Y.cols();
+    G.resize(k, k);
+    if (Y.rows() == 0) G.setZero();
+    else
+      for (Index j = 0; j < k; ++j) G.col(j).tail(k - j).noalias() = Y.rightCols(k - j).transpose() * Y.col(j);
   }
   for (Index j = 1; j < G.cols(); ++j)  // the upper triangle from the lower
     for (Index i = 0; i < j; ++i) G(i, j) = G(j, i);
@@ -38,8 +42,9 @@ void transposed_product_into(const Matrix<S>& A, const Matrix<S>& B, Matrix<S>& 
     lapack::multiply_transposed(A, B, C);
   } else {
     C.resize(A.cols(), B.cols());
-    for (Index j = 0; j < B.cols(); ++j)
-      for (Index i = 0; i < A.cols(); ++i) C(i, j) = A.col(i).dot(B.col(j));
+    if (A.rows() == 0) C.setZero();
+    else
+      for (Index j = 0; j < B.cols(); ++j) C.col(j).noalias() = A.transpose() * B.col(j);
   }
 }
 
