@@ -26,7 +26,7 @@
 // L⁻ᵀ's: the product Qᴺ = L x then does not amplify them. Pivoting over P's
 // rows gives no such protection.
 #include "femc/decomposition/complete_orthogonal.hpp"
-#include "femc/methods/spd_factor.hpp"
+#include "femc/methods/method_workspace.hpp"
 #include "femc/options.hpp"
 #include "femc/solution.hpp"
 #include "femc/system.hpp"
@@ -59,19 +59,13 @@ Solution<S> solve_cod(const System<S>& sys, const Options<S>& opt);
 // given: rounded data (Options::data_precision) are judged and symmetrized
 // by femc::solve() (solve.hpp) before any method runs.
 template <class S>
-class CodWorkspace {
+class CodWorkspace : public MethodWorkspace<S> {
  public:
   void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol);
 
-  // validate()'s checks of M and of a W ≠ I, made with the factors the next
-  // solve uses (spd_factor.hpp). Throw InputError as validate() does.
-  void validate_mass(const Matrix<S>& M) { mass_.validate(M); }
-  void validate_weight(const Matrix<S>& W) { weight_.validate(W); }
-  // Whether the last solve reused a factor of M made by an earlier solve.
-  bool reused_mass_factor() const { return mass_.reused(); }
-
  private:
-  SpdFactor<S> mass_{"M"}, weight_{"W"};  // M = L Lᵀ, W = L_W L_Wᵀ
+  using MethodWorkspace<S>::mass_;
+  using MethodWorkspace<S>::weight_;
   Matrix<S> Bt_, P_;        // Bᵀ = L⁻¹Aᵀ (n × m), P = L_Wᵀ A L⁻ᵀ (m × n)
   Vector<S> yQ_, yC_, bt_, rhs_, xN_, xP_, xW_, mu_;
   CompleteOrthogonal<S> cod_;

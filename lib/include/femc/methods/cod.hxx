@@ -95,10 +95,7 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
 
 template <class S>
 Solution<S> solve_cod(const System<S>& sys, const Options<S>& opt) {
-  CodWorkspace<S> ws;
-  Solution<S> sol;
-  ws.solve(sys, opt, sol);
-  return sol;
+  return solve_with_fresh<CodWorkspace<S>>(sys, opt);
 }
 
 }  // namespace femc

@@ -16,7 +16,7 @@
 // OpenBLAS's dsyrk (dense_products.hpp); LDLᵀ is Eigen's.
 #include <Eigen/Cholesky>
 
-#include "femc/methods/spd_factor.hpp"
+#include "femc/methods/method_workspace.hpp"
 #include "femc/options.hpp"
 #include "femc/solution.hpp"
 #include "femc/system.hpp"
@@ -32,16 +32,13 @@ Solution<S> solve_kkt(const System<S>& sys, const Options<S>& opt);
 // factor of an unchanged M is reused, and the result is solve_kkt's bit for
 // bit. A MethodError (A not of full row rank) allocates its message.
 template <class S>
-class KktWorkspace {
+class KktWorkspace : public MethodWorkspace<S> {
  public:
   void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol);
-  void validate_mass(const Matrix<S>& M) { mass_.validate(M); }
-  // kkt does not use W; validate() still checks it, with a kept factor.
-  void validate_weight(const Matrix<S>& W) { weight_.validate(W); }
-  bool reused_mass_factor() const { return mass_.reused(); }
 
  private:
-  SpdFactor<S> mass_{"M"}, weight_{"W"};
+  using MethodWorkspace<S>::mass_;
+  using MethodWorkspace<S>::weight_;
   Matrix<S> Y_, G_;  // Y = L⁻¹Aᵀ, G = YᵀY
   Eigen::LDLT<Matrix<S>> ldlt_;
   Vector<S> a_, aC_, d_, nu_;

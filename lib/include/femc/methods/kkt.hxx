@@ -85,10 +85,7 @@ void KktWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
 
 template <class S>
 Solution<S> solve_kkt(const System<S>& sys, const Options<S>& opt) {
-  KktWorkspace<S> ws;
-  Solution<S> sol;
-  ws.solve(sys, opt, sol);
-  return sol;
+  return solve_with_fresh<KktWorkspace<S>>(sys, opt);
 }
 
 }  // namespace femc

@@ -17,7 +17,7 @@
 // dgeqp3 and dgeqrf, and M Z and Zᵀ(M Z) OpenBLAS's dsymm and dgemm
 // (dense_products.hpp).
 #include "femc/decomposition/complete_orthogonal.hpp"
-#include "femc/methods/spd_factor.hpp"
+#include "femc/methods/method_workspace.hpp"
 #include "femc/options.hpp"
 #include "femc/solution.hpp"
 #include "femc/system.hpp"
@@ -33,15 +33,13 @@ Solution<S> solve_nullspace(const System<S>& sys, const Options<S>& opt);
 // pool), the factors of an unchanged M and W are reused, and the result is
 // solve_nullspace's bit for bit.
 template <class S>
-class NullspaceWorkspace {
+class NullspaceWorkspace : public MethodWorkspace<S> {
  public:
   void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol);
-  void validate_mass(const Matrix<S>& M) { mass_.validate(M); }
-  void validate_weight(const Matrix<S>& W) { weight_.validate(W); }
-  bool reused_mass_factor() const { return mass_.reused(); }
 
  private:
-  SpdFactor<S> mass_{"M"}, weight_{"W"};
+  using MethodWorkspace<S>::mass_;
+  using MethodWorkspace<S>::weight_;
   CompleteOrthogonal<S> codA_, codRA_;  // of A, and of L_Wᵀ A when W ≠ I
   Matrix<S> Z_, MZ_, ZMZ_, RA_;         // Z, M Z, ZᵀM Z, L_Wᵀ A
   DenseCholesky<S> reduced_;            // ZᵀM Z = L_Z L_Zᵀ

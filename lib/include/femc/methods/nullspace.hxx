@@ -72,10 +72,7 @@ void NullspaceWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, S
 
 template <class S>
 Solution<S> solve_nullspace(const System<S>& sys, const Options<S>& opt) {
-  NullspaceWorkspace<S> ws;
-  Solution<S> sol;
-  ws.solve(sys, opt, sol);
-  return sol;
+  return solve_with_fresh<NullspaceWorkspace<S>>(sys, opt);
 }
 
 }  // namespace femc
