@@ -39,7 +39,7 @@ Solution<S> solve_cod(const System<S>& sys, const Options<S>& opt);
 // The storage of method cod, kept between solves (the pattern of the studies
 // and of integrators: many solves of one shape).
 //
-//   femc::CodWorkspace<double> ws;
+//   femc::Workspace<double> ws;               // workspace.hpp: holds a CodWorkspace
 //   femc::Solution<double> sol;
 //   for (...) femc::solve(sys, opt, sol, ws);  // solve.hpp
 //
