@@ -51,8 +51,9 @@ std::function<int()> add_simulate_command(CLI::App& app) {
   cmd->add_option("--t-end", a->t_end, "final time (default: the system's)");
   cmd->add_option("--dt", a->dt, "record interval, the largest step of dopri5 and the step of rk4 (default 0.01)");
   cmd->add_option("--stepper", a->stepper, "dopri5 (adaptive, default) | rk4 (fixed step dt) | bulirsch-stoer (adaptive order, for tolerances near "
-                 "the precision's)");
-  cmd->add_option("--tol", a->tol, "dopri5 absolute and relative tolerance (default 1e-10)");
+                 "the precision's) | radau-iia (implicit, order 2s − 1, for stiff models)");
+  cmd->add_option("--tol", a->tol, "absolute and relative tolerance of the adaptive steppers (default 1e-10)");
+  cmd->add_option("--stages", a->stages, "radau-iia's number of stages s, 1 to 12: order 2s − 1 (default 7)");
   cmd->add_option("--baumgarte", a->baumgarte, "alpha,beta of Baumgarte stabilization (default none)");
   cmd->add_option("--contact-model", a->contact_model, "qp (003's Gauss optimization model, default) | lcp");
   cmd->add_option("--contact-tol", a->contact_tol, "gap/speed below which a contact is closed (default 1e-6)");

@@ -5,6 +5,7 @@
 
 #include "femc/dynamics/builtin_models.hpp"
 #include "femc/dynamics/mechanism.hpp"
+#include "femc/dynamics/simulation/radau_tableau.hpp"
 #include "femc/io/input_file.hpp"
 #include "femc/io/json_system.hpp"
 #include "femc/scalar/builtin.hpp"
@@ -92,7 +93,17 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   if (a.stepper == "dopri5") opt.stepper = Stepper::Dopri5;
   else if (a.stepper == "rk4") opt.stepper = Stepper::Rk4;
   else if (a.stepper == "bulirsch-stoer") opt.stepper = Stepper::BulirschStoer;
-  else throw InputError("stepper", "'" + a.stepper.substr(0, 40) + "' is not dopri5, rk4 or bulirsch-stoer");
+  else if (a.stepper == "radau-iia") opt.stepper = Stepper::RadauIIA;
+  else throw InputError("stepper", "'" + a.stepper.substr(0, 40) + "' is not dopri5, rk4, bulirsch-stoer or radau-iia");
+  if (!a.stages.empty()) {
+    const std::string& k = a.stages;
+    if (opt.stepper != Stepper::RadauIIA) throw InputError("stages", "is radau-iia's; the stepper is " + a.stepper);
+    if (k.size() > 2 || k.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(k) < dynamics::simulation::kMinRadauStages || std::stoi(k) > dynamics::simulation::kMaxRadauStages)
+      throw InputError("stages", "must be an integer from " + std::to_string(dynamics::simulation::kMinRadauStages) + " to " +
+                                     std::to_string(dynamics::simulation::kMaxRadauStages) + ", got '" + k.substr(0, 40) + "'");
+    opt.stages = std::stoi(k);
+  }
   if (!a.baumgarte.empty()) {
     const auto comma = a.baumgarte.find(',');
     if (comma == std::string::npos) throw InputError("baumgarte", "expected 'alpha,beta', got '" + a.baumgarte.substr(0, 40) + "'");
@@ -130,6 +141,7 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   std::ostringstream js;
   js << "{\n  \"system\": " << json_string(a.system) << ",\n  \"description\": " << json_string(b.description)
      << ",\n  \"precision\": " << json_string(precision_name) << ",\n  \"stepper\": " << json_string(a.stepper)
+     << ",\n  \"stages\": " << (opt.stepper == Stepper::RadauIIA ? std::to_string(opt.stages) : std::string("null"))
      << ",\n  \"contact_model\": " << json_string(a.contact_model)
      << ",\n  \"method\": " << json_string(method ? to_string(*method) : std::string())
      << ",\n  \"record_every\": " << opt.record_every

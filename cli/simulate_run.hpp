@@ -10,6 +10,7 @@ struct SimulateArgs {
   std::string precision = "double";
   std::string t_end, dt, tol;  // empty: the system's defaults
   std::string stepper = "dopri5";
+  std::string stages;          // empty: radau-iia's default
   std::string baumgarte;       // "alpha,beta"
   std::string contact_model = "qp";
   std::string contact_tol;

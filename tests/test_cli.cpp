@@ -287,7 +287,9 @@ TEST(CliSimulate, BadOptionsExitTwoWithOneLineAndNoOutput) {
                            "two-bars --precision dd", "two-bars --stepper euler", "two-bars --baumgarte 1",
                            "two-bars --baumgarte -1,2", "two-bars --contact-model xyz", "two-bars --contact-tol 0",
                            "two-bars --t-end 1e9 --dt 1e-9", "two-bars --record-every 0",
-                           "two-bars --record-every 1.5", "two-bars --record-every 99999999999", ""}) {
+                           "two-bars --record-every 1.5", "two-bars --record-every 99999999999",
+                           "two-bars --stepper radau-iia --stages 0", "two-bars --stepper radau-iia --stages 13",
+                           "two-bars --stepper radau-iia --stages 2.5", "two-bars --stages 3", ""}) {
     CliRun r = femc(std::string("simulate ") + args + " -o " + csv.string());
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;

@@ -9,6 +9,11 @@
 //                    dense output (abs_tol, rel_tol), steps at most dt: for
 //                    reference solutions at tolerances near the working
 //                    precision.
+//   Stepper::RadauIIA  the s-stage Radau IIA collocation method, order
+//                    2s − 1 (simulation/radau_iia.hpp; Odeint has no implicit
+//                    method of high order), L-stable, for stiff models (IFToMM
+//                    A05's spring-dampers) at any tolerance; steps end on the
+//                    record grid.
 // The state is (q, q̇, W_nonideal, W_ideal): the work integrals ∫ q̇ᵀQᵂ dt
 // and ∫ q̇ᵀQᴺ dt are integrated with the motion, so the balance
 //   E(t) − E(0) − ∫ q̇ᵀQᵂ dt − (impact losses)
@@ -39,16 +44,17 @@
 
 namespace femc::dynamics {
 
-enum class Stepper { Dopri5, Rk4, BulirschStoer };
+enum class Stepper { Dopri5, Rk4, BulirschStoer, RadauIIA };
 
 template <class S>
 struct SimulationOptions {
   S t_end = S(1);
   S dt = S(1) / S(100);    // Rk4 step and the record interval
   long record_every = 1;   // keep every k-th record (and the last): a large model's records are large
-  S abs_tol = S(1) / S(10000000000LL);  // Dopri5, BulirschStoer
+  S abs_tol = S(1) / S(10000000000LL);  // Dopri5, BulirschStoer, RadauIIA
   S rel_tol = S(1) / S(10000000000LL);
   Stepper stepper = Stepper::Dopri5;
+  int stages = 7;  // RadauIIA's s: order 2s − 1 (13), stage order s
   Baumgarte<S> baumgarte;
   S gap_tolerance = S(0);  // unilateral models: see contact_model.hpp
   long max_steps = 50000000;

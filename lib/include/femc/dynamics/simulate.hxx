@@ -8,10 +8,12 @@
 //   simulation/events.hpp           impacts, mode switches, drift: found and located
 //   simulation/impacts.hpp          the impact map applied at an event
 //   simulation/stepping.hpp         the fixed-step and the dense-output loops
+//   simulation/radau_iia.hpp        the stiff stepper
 #include "femc/dynamics/odeint_multiprecision.hpp"  // before odeint.hpp
 #include <boost/numeric/odeint.hpp>
 
 #include "femc/dynamics/simulate.hpp"
+#include "femc/dynamics/simulation/radau_iia.hpp"
 #include "femc/dynamics/simulation/stepping.hpp"
 #include "femc/errors.hpp"
 
@@ -31,6 +33,10 @@ void check_simulation_input(const Model<S>& model, const Vector<S>& q0, const Ve
     throw InputError("record_every", "must be at least 1, got " + std::to_string(opt.record_every));
   if (!(opt.abs_tol > S(0)) || !(opt.rel_tol >= S(0)))
     throw InputError("tolerance", "abs_tol must be positive and rel_tol non-negative");
+  if (opt.stepper == Stepper::RadauIIA &&
+      (opt.stages < simulation::kMinRadauStages || opt.stages > simulation::kMaxRadauStages))
+    throw InputError("stages", "must be in [" + std::to_string(simulation::kMinRadauStages) + ", " +
+                                   std::to_string(simulation::kMaxRadauStages) + "], got " + std::to_string(opt.stages));
 }
 }  // namespace detail
 
@@ -58,6 +64,9 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
       // stepped over unseen.
       auto stepper = odeint::make_dense_output(opt.abs_tol, opt.rel_tol, opt.dt,
                                                odeint::runge_kutta_dopri5<OdeState<S>, S, OdeState<S>, S>());
+      run_dense_output(run, stepper);
+    } else if (opt.stepper == Stepper::RadauIIA) {
+      RadauIIA<S> stepper(opt.abs_tol, opt.rel_tol, opt.dt, opt.stages);
       run_dense_output(run, stepper);
     } else {
       // Extrapolation of any order (Deuflhard's order and step control): the
