@@ -89,7 +89,7 @@ def main(out):
              "# Benchmark mechanisms", "",
              "The IFToMM benchmark problems of `models/benchmarks/` integrated from their model files by "
              "`scripts/simulate-mechanisms.sh` (part of `make report`). The 128-bit runs are references "
-             "(Bulirsch–Stoer near the unit roundoff). Spans shorter than the benchmark's are stated; "
+             "(Bulirsch–Stoer, or Radau IIA for the stiff A05, near the unit roundoff). Spans shorter than the benchmark's are stated; "
              "`models/benchmarks/README.md` has the models' sources and the findings.", "",
              "| run | precision | span reached (s) | steps | force evaluations | wall time (s) | ms per evaluation | "
              "max \\|balance\\| | max \\|φ\\| | rank of A |",
