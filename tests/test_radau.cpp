@@ -119,12 +119,14 @@ TEST_F(Radau, StagesOutsideTheRangeAreRefused) {
 }
 
 // Integrates x′ = f(t, x) from 0 to t_end with steps landing on a grid of
-// dt; returns the final state and counts the steps.
+// dt, at most max_steps of them; returns the state reached and counts the
+// steps.
 template <class S, class F>
-std::vector<S> integrate(RadauIIA<S>& stepper, F f, std::vector<S> x, const S& t_end, long& steps) {
+std::vector<S> integrate(RadauIIA<S>& stepper, F f, std::vector<S> x, const S& t_end, long& steps,
+                         long max_steps = 100000) {
   stepper.initialize(x, S(0), t_end);
   steps = 0;
-  while (stepper.current_time() < t_end) {
+  while (stepper.current_time() < t_end && steps < max_steps) {
     stepper.do_step(f);
     ++steps;
   }
@@ -182,6 +184,37 @@ TEST(RadauStepper, CircleFollowsItsSolution) {
   std::cout << "circle, s = 7, tol 1e-50: " << steps << " steps, " << stepper.newton_iterations()
             << " Newton iterations, " << stepper.rejected_steps() << " rejected, error " << error << "\n";
   EXPECT_LE(error, tol * double(steps));
+}
+
+// Tolerances below double's range: at 2048 bits and tolerance 10⁻⁴⁰⁰ the
+// scaled residual of the first Newton iteration is near 10⁴⁰⁰ and the last
+// corrections are far below 10⁻³⁰⁸, neither of which double holds (sent to
+// double unnormalized, the first overflowed, and the step was cut without
+// end). A collocation method of s stages is exact for a solution that is a
+// polynomial of degree at most s, so x′ = t⁵, y′ = x from (0, 0), whose
+// solution is (t⁶/6, t⁷/42), is integrated by s = 7 in one step of 1 with
+// no truncation error: what is left is the Newton iteration's, which stops
+// when the last correction is below 10⁻³ of the scale abs_tol +
+// rel_tol·|x| ≤ 2·tol, and leaves at most that when it contracts by 1/2 or
+// better. The coupling y′ = x gives the iteration a Jacobian to work with.
+TEST(RadauStepper, TolerancesBelowDoublesRangeConverge) {
+  MpfrPrecision precision(2048);
+  using S = mpreal;
+  auto f = [](const std::vector<S>& x, std::vector<S>& dx, const S& t) {
+    dx = {S(mpfr::pow(t, 5)), x[0]};
+  };
+  const S tol = S("1e-400");
+  RadauIIA<S> stepper{tol, tol, S(1), 7};
+  long steps = 0;
+  const std::vector<S> x = integrate(stepper, f, {S(0), S(0)}, S(1), steps, 10);
+  const S error = mpfr::max(mpfr::abs(x[0] - S(1) / 6), mpfr::abs(x[1] - S(1) / 42));
+  const S bound = S("2e-3") * tol;
+  std::cout << "polynomial solution at 2048 bits, tol 1e-400: " << steps << " step(s), " << stepper.newton_iterations()
+            << " Newton iterations, error " << error.toString("%.3Re") << " (bound " << bound.toString("%.3Re")
+            << ")\n";
+  EXPECT_EQ(steps, 1);
+  EXPECT_EQ(stepper.current_time(), S(1));
+  EXPECT_LE(error, bound);
 }
 
 }  // namespace

@@ -28,7 +28,12 @@
 // double's 10⁻¹⁶ (against a forward-difference J accurate to 10⁻⁸) contracts
 // as fast as an exact one. So an LU of the sN × sN matrix costs what it costs
 // in double at every precision, and no complex transformation of A⁻¹ (HW
-// IV.8, which brings it to s N³) is needed for A05's N = 58.
+// IV.8, which brings it to s N³) is needed for A05's N = 58. The iteration
+// runs in unknowns scaled by abs_tol + rel_tol·|x₀| and sends each residual
+// to double divided by its max norm, so that tolerances outside double's
+// range (10⁻⁴⁰⁰ at 2048 bits) neither overflow nor underflow it. Each
+// iteration then gains about as many digits as J and the double LU carry
+// (8 to 16): from a predictor at 1, 60 iterations reach below 10⁻⁴⁰⁰.
 //
 // The iteration starts from the collocation polynomial of the last step,
 // extrapolated (try_step says when). It stops when the scaled correction is
@@ -76,8 +81,8 @@ class RadauIIA {
     for (int i = 0; i < s_; ++i) c_.push_back(to_double(tableau_.c(i)));
     // The rounding floor of a scaled correction: a few units of S's roundoff
     // on |x|, over the tolerance.
-    const double tol = std::min(to_double(abs_tol_), rel_tol_ > S(0) ? to_double(rel_tol_) : to_double(abs_tol_));
-    newton_floor_ = 64 * to_double(unit_roundoff<S>()) / tol;
+    const S tol = rel_tol_ > S(0) && rel_tol_ < abs_tol_ ? rel_tol_ : abs_tol_;
+    newton_floor_ = S(64) * unit_roundoff<S>() / tol;
   }
 
   void initialize(const State& x, const S& t, const S& h) {
@@ -138,11 +143,18 @@ class RadauIIA {
   static double to_double(const S& a) { return static_cast<double>(a); }
   static S abs_of(const S& a) { return a < S(0) ? S(-a) : a; }
 
-  // J = ∂f/∂x at (t₀, x₀) by forward differences, in double: the increment
-  // sqrt(u_double·max(10⁻⁵, |x_i|)), as Hairer's codes take it in double.
+  // The step's scale d_r = abs_tol + rel_tol·|x₀_r| (in S), and
+  // J̃ = D⁻¹ (∂f/∂x) D at (t₀, x₀) in double, D = diag(d), by forward
+  // differences with the increment sqrt(u_double·max(10⁻⁵, |x_r|)) of
+  // Hairer's codes. The Newton iteration runs in the scaled unknowns Z/d,
+  // whose entries are near 1 in units of the tolerance at any precision:
+  // unscaled, a correction below 10⁻³⁰⁸ (an MPFR run at tolerance 10⁻⁴⁰⁰)
+  // would underflow double.
   template <class System>
   void jacobian(System& system) {
     const std::size_t N = x0_.size();
+    scale_.resize(N);
+    for (std::size_t r = 0; r < N; ++r) scale_[r] = abs_tol_ + rel_tol_ * abs_of(x0_[r]);
     J_.resize(Index(N), Index(N));
     State xp = x0_, fp;
     for (std::size_t c = 0; c < N; ++c) {
@@ -151,11 +163,12 @@ class RadauIIA {
       xp[c] = vp;
       system(xp, fp, t0_);
       xp[c] = x0_[c];
-      for (std::size_t r = 0; r < N; ++r) J_(Index(r), Index(c)) = to_double(S((fp[r] - f0_[r]) / d));
+      for (std::size_t r = 0; r < N; ++r)
+        J_(Index(r), Index(c)) = to_double(S((fp[r] - f0_[r]) / d * (scale_[c] / scale_[r])));
     }
   }
 
-  // The LU of I − h A ⊗ J.
+  // The LU of I − h A ⊗ J̃.
   Eigen::PartialPivLU<MatD> newton_matrix(const S& h) const {
     const Index N = J_.rows();
     const double hd = to_double(h);
@@ -207,41 +220,53 @@ class RadauIIA {
   }
 
   // One collocation step of h from (t, x), Z holding the starting values on
-  // entry and the solution on return, x + Z_s into out. False when the
-  // Newton iteration fails (see the file's comment).
+  // entry and the solution on return, x + Z_s into out; the step's scale
+  // and J̃ (jacobian()). False when the Newton iteration fails (see the
+  // file's comment).
   template <class System>
   bool collocate(System& system, const State& x, const S& t, const S& h, const Eigen::PartialPivLU<MatD>& lu,
                  std::vector<S>& Z, State& out) {
     const std::size_t N = x.size(), s = std::size_t(s_);
-    std::vector<S> F(s * N);
-    std::vector<double> scale(N);
-    for (std::size_t r = 0; r < N; ++r) scale[r] = to_double(S(abs_tol_ + rel_tol_ * abs_of(x[r])));
+    std::vector<S> F(s * N), scaled(s * N);
     State stage(N), fj;
     VecD residual(Index(s * N));
-    double eta_prev = 0;
+    S eta_prev(0);
     for (int it = 0; it < 60; ++it) {
       for (std::size_t j = 0; j < s; ++j) {
         for (std::size_t r = 0; r < N; ++r) stage[r] = x[r] + Z[j * N + r];
         system(stage, fj, S(t + tableau_.c(Index(j)) * h));
         std::copy(fj.begin(), fj.end(), F.begin() + std::ptrdiff_t(j * N));
       }
+      // The scaled residual, and its max norm ρ: the residual goes to double
+      // as r/ρ, so that neither a far predictor (r/d near 10⁴⁰⁰ at tolerance
+      // 10⁻⁴⁰⁰) overflows double nor a converged one underflows it.
+      S rho(0);
       for (std::size_t i = 0; i < s; ++i)
         for (std::size_t r = 0; r < N; ++r) {
           S sum(0);
           for (std::size_t j = 0; j < s; ++j) sum += tableau_.A(Index(i), Index(j)) * F[j * N + r];
-          const double v = to_double(S(h * sum - Z[i * N + r]));
-          if (!std::isfinite(v)) return false;
-          residual(Index(i * N + r)) = v;
+          S& v = scaled[i * N + r];
+          v = (h * sum - Z[i * N + r]) / scale_[r];
+          const S a = abs_of(v);
+          if (!(a == a)) return false;  // NaN
+          if (a > rho) rho = a;
         }
-      const VecD dz = lu.solve(residual);
-      double eta = 0;
+      if (!(rho > S(0))) rho = S(1);
+      for (std::size_t k = 0; k < s * N; ++k) {
+        const double v = to_double(S(scaled[k] / rho));
+        if (!std::isfinite(v)) return false;  // an infinite stage
+        residual(Index(k)) = v;
+      }
+      const VecD dz = lu.solve(residual);  // the scaled correction over ρ
+      double dz_max = 0;
       for (std::size_t k = 0; k < s * N; ++k) {
         if (!std::isfinite(dz(Index(k)))) return false;
-        eta = std::max(eta, std::abs(dz(Index(k))) / scale[k % N]);
-        Z[k] += S(dz(Index(k)));
+        dz_max = std::max(dz_max, std::abs(dz(Index(k))));
+        Z[k] += S(dz(Index(k))) * rho * scale_[k % N];
       }
+      const S eta = S(dz_max) * rho;
       ++newton_iterations_;
-      if (eta <= 1e-3 || eta <= newton_floor_) {
+      if (eta <= S(1e-3) || eta <= newton_floor_) {
         out.resize(N);
         for (std::size_t r = 0; r < N; ++r) out[r] = x[r] + Z[(s - 1) * N + r];  // c_s = 1
         return true;
@@ -250,7 +275,7 @@ class RadauIIA {
       // part of the first (a predictor far from the solution, where the
       // frozen J is not the Jacobian along the way); from the third on, a
       // correction no smaller than the last is a failure.
-      if ((it >= 2 && eta >= 0.99 * eta_prev) || (it == 1 && eta >= 100 * eta_prev)) return false;
+      if ((it >= 2 && eta >= S(0.99) * eta_prev) || (it == 1 && eta >= S(100) * eta_prev)) return false;
       eta_prev = eta;
     }
     return false;
@@ -353,7 +378,7 @@ class RadauIIA {
   RadauTableau<S> tableau_;
   MatD a_;                // A in double, for the Newton matrix
   std::vector<double> c_;  // c in double, for the predictors
-  double newton_floor_ = 0;
+  S newton_floor_ = S(0);
   S h_ = S(0), t0_ = S(0), t1_ = S(0);
   State x0_, x1_, f0_, f1_;
   bool have_f1_ = false, last_rejected_ = false;
@@ -363,7 +388,8 @@ class RadauIIA {
   std::vector<S> last_Z_;
   S last_h_ = S(0);
   bool have_last_ = false;
-  MatD J_;
+  std::vector<S> scale_;  // the step's abs_tol + rel_tol·|x₀|
+  MatD J_;                // D⁻¹ (∂f/∂x) D in double
   long newton_iterations_ = 0, rejected_steps_ = 0;
 };
 
