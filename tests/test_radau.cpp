@@ -31,7 +31,7 @@ class Radau : public ::testing::Test {
 // |x − v| / |v| for a value v computed at 512 bits.
 mpreal relative_to(const mpreal& x, const mpreal& v) { return mpfr::abs(x - v) / mpfr::abs(v); }
 
-// s = 3 against the closed forms of Hairer & Wanner (Table IV.5.6), the
+// s = 3 against the closed forms of Hairer & Wanner (§IV.5), the
 // reference evaluated at 512 bits: every entry is the reference correctly
 // rounded to 256 bits, so within u = 2⁻²⁵⁶ relatively; the text that
 // carries it has 64 guard bits, hence u·(1 + 2⁻⁶⁰).

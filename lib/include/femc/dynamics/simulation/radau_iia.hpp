@@ -17,9 +17,9 @@
 // can be 13 (s = 7) rather than Odeint's rosenbrock4's 4.
 //
 // One step of size h from (t₀, x₀): the stage increments Z = (z₁ … z_s),
-//   z_i = h Σ_j a_ij f(t₀ + c_j h, x₀ + z_j),   x₁ = x₀ + z_s   [HW IV.8 (8.2)]
+//   z_i = h Σ_j a_ij f(t₀ + c_j h, x₀ + z_j),   x₁ = x₀ + z_s   [HW §IV.8]
 // solved by simplified Newton iterations
-//   (I − h A ⊗ J) ΔZ = −Z + h (A ⊗ I) F(Z),    Z ← Z + ΔZ     [HW IV.8 (8.5)]
+//   (I − h A ⊗ J) ΔZ = −Z + h (A ⊗ I) F(Z),    Z ← Z + ΔZ     [HW §IV.8]
 // with J ≈ ∂f/∂x(t₀, x₀) by forward differences. The residual, the stages
 // and the solution are in S; the Newton matrix, its LU factorization and the
 // correction ΔZ are in double. The matrix only sets how fast the iteration

@@ -4,7 +4,7 @@
 //   P_s(2x − 1) − P_{s−1}(2x − 1)          (P_k: Legendre polynomials)
 // and whose matrix is a_ij = ∫₀^{c_i} ℓ_j(τ) dτ, ℓ_j the Lagrange polynomial
 // of the nodes with ℓ_j(c_k) = δ_jk [Hairer & Wanner, Solving ODEs II,
-// §IV.5, Table 5.5 and (5.3)]; b_j = a_sj (the method is stiffly accurate).
+// §IV.5]; b_j = a_sj (the method is stiffly accurate).
 // Order 2s − 1, stage order s.
 //
 // Computed, not typed in: the tableau of any s at any precision, with 64
