@@ -6,7 +6,7 @@
 #                 quick studies (reports/<study>/, CSV + JSON + PNG), check the engines
 #                 built (reports/engines/, femc engines) and write the index reports/README.md
 #   make test     build, then run the whole ctest suite (unit, proof, ...)
-#   make asan     the same suite under AddressSanitizer + UBSan (CI runs it too)
+#   make asan     the tests labelled sanitize under AddressSanitizer + UBSan (CI runs it too)
 #   make bench    build bench/ (Google Benchmark), run it on one thread, write reports/performance.md
 JOBS ?= 2
 FEMC := build/release/cli/femc
