@@ -66,7 +66,8 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
                                                odeint::runge_kutta_dopri5<OdeState<S>, S, OdeState<S>, S>());
       run_dense_output(run, stepper);
     } else if (opt.stepper == Stepper::RadauIIA) {
-      RadauIIA<S> stepper(opt.abs_tol, opt.rel_tol, opt.dt, opt.stages);
+      RadauIIA<S> stepper(
+          opt.abs_tol, opt.rel_tol, [&run](const S& t) { return run.record_time_after(t); }, opt.stages);
       run_dense_output(run, stepper);
     } else {
       // Extrapolation of any order (Deuflhard's order and step control): the

@@ -51,12 +51,14 @@
 // H·0.9·err^(−1/(s+1)), within [0.2 H, 4 H].
 //
 // Dense output (what simulate()'s loop asks of a stepper, as Odeint's dense
-// steppers give it): every step ends on the record grid k·dt when it reaches
-// it, so records are step ends, exact to the step's accuracy. Between ends,
+// steppers give it): every step ends on the next record time when it reaches
+// it (the run's record clock, Run::record_time_after), so records are step
+// ends, exact to the step's accuracy. Between ends,
 // calc_state is the cubic Hermite interpolant of (x₀, f₀, x₁, f₁), of order
 // 3: it serves to locate events (impacts) only.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <utility>
 #include <vector>
 
@@ -73,10 +75,11 @@ class RadauIIA {
  public:
   using State = std::vector<S>;
 
-  // record_dt: the record grid k·dt that steps end on; stages: s, in
-  // [kMinRadauStages, kMaxRadauStages] (InputError otherwise).
-  RadauIIA(const S& abs_tol, const S& rel_tol, const S& record_dt, int stages = 7)
-      : abs_tol_(abs_tol), rel_tol_(rel_tol), record_dt_(record_dt), s_(stages),
+  // record_time_after(t): the first record time after t, which a step that
+  // reaches it ends on; stages: s, in [kMinRadauStages, kMaxRadauStages]
+  // (InputError otherwise).
+  RadauIIA(const S& abs_tol, const S& rel_tol, std::function<S(const S&)> record_time_after, int stages = 7)
+      : abs_tol_(abs_tol), rel_tol_(rel_tol), record_time_after_(std::move(record_time_after)), s_(stages),
         tableau_(radau_iia_tableau<S>(stages)), a_(tableau_.A.template cast<double>()) {
     for (int i = 0; i < s_; ++i) c_.push_back(to_double(tableau_.c(i)));
     // The rounding floor of a scaled correction: a few units of S's roundoff
@@ -294,10 +297,7 @@ class RadauIIA {
 
   template <class System>
   bool try_step(System& system) {
-    // The next record time after t₀, as simulate() computes it (k·dt).
-    S k_next = S(static_cast<long long>(to_double(t0_ / record_dt_))) + S(1);
-    while (k_next * record_dt_ <= t0_) k_next += S(1);
-    const S t_record = k_next * record_dt_;
+    const S t_record = record_time_after_(t0_);
     const bool lands = t0_ + h_ >= t_record;
     const S H = lands ? S(t_record - t0_) : h_, half = H / S(2);
     const S t_end = lands ? t_record : S(t0_ + H);
@@ -373,7 +373,8 @@ class RadauIIA {
     return true;
   }
 
-  S abs_tol_, rel_tol_, record_dt_;
+  S abs_tol_, rel_tol_;
+  std::function<S(const S&)> record_time_after_;
   int s_;
   RadauTableau<S> tableau_;
   MatD a_;                // A in double, for the Newton matrix

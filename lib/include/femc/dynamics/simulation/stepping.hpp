@@ -42,6 +42,12 @@ struct Run {
   std::optional<std::pair<OdeState<S>, S>> unkept{};
 
   S record_time(long k) const { return S(k) * opt.dt; }
+  // The first record time after t (Radau IIA's steps end on it).
+  S record_time_after(const S& t) const {
+    long k = next_record;
+    while (record_time(k) <= t) ++k;
+    return record_time(k);
+  }
   // The last record is at t_end when t_end is a multiple of dt up to rounding.
   S t_last() const { return opt.t_end * (S(1) + S(4) * unit_roundoff<S>()); }
   bool records_left() const { return record_time(next_record) <= t_last(); }
