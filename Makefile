@@ -2,7 +2,7 @@
 # packages), configure and build with CMake presets.
 #   make report   build, then solve the bundled example systems at every precision,
 #                 integrate the built-in systems (reports/seed-systems/) and the benchmark
-#                 mechanisms (reports/mechanisms/, about 4.5 minutes), run the six
+#                 mechanisms (reports/mechanisms/, 7.5 minutes at 4581d66), run the six
 #                 quick studies (reports/<study>/, CSV + JSON + PNG), check the engines
 #                 built (reports/engines/, femc engines) and write the index reports/README.md
 #   make test     build, then run the whole ctest suite (unit, proof, ...)

@@ -10,8 +10,9 @@
 # report repeats it); A05's float128 run covers 0.5 s (about 75 s; its 10 s
 # reference is committed in models/benchmarks/reference/). A02 with N = 1000 is the
 # sparse solver's run (--method sparse, 1 s, every 40th record kept: a row
-# holds 12 006 numbers); A02 with N = 40 at 128 bits solves sparse too (about
-# 4 minutes for its 2 s, the longest run). Two runs at a time (2 cores).
+# holds 12 006 numbers); A02 with N = 40 at 128 bits solves sparse too (4 to 5
+# minutes for its 2 s, the longest run; the script took 7.5 minutes alone at
+# 4581d66). Two runs at a time (2 cores).
 # Usage: simulate-mechanisms.sh FEMC OUT_DIR
 set -euo pipefail
 femc=$1 out=$2
