@@ -16,6 +16,11 @@ inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitMethod = 3;
 inline constexpr int kExitIo = 4;
 
+// The value of text made of 1 to max_digits decimal digits (max_digits at
+// most 18, so that it fits a long); nullopt for any other text. The one
+// reading of an integer option: its range is the caller's to check.
+std::optional<long> decimal_integer(const std::string& text, std::size_t max_digits);
+
 // The MPFR bit count of a --precision value made of digits only; nullopt
 // for any other text. Throws InputError("precision", …) outside the bounds
 // of MpfrPrecision.

@@ -1,5 +1,6 @@
 // What every subcommand shares: reading an MPFR --precision, and the one
 // place where femc's exceptions become exit statuses (commands.hpp).
+#include <algorithm>
 #include <iostream>
 
 #include "commands.hpp"
@@ -8,9 +9,17 @@
 
 namespace femc::cli {
 
+std::optional<long> decimal_integer(const std::string& text, std::size_t max_digits) {
+  if (text.empty() || text.size() > std::min<std::size_t>(max_digits, 18) ||
+      text.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  return std::stol(text);
+}
+
 std::optional<long> mpfr_bits(const std::string& p) {
-  if (p.empty() || p.size() > 6 || p.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-  const long bits = std::stol(p);
+  const std::optional<long> read = decimal_integer(p, 18);
+  if (!read) return std::nullopt;
+  const long bits = *read;
   if (bits < kMinMpfrBits || bits > kMaxMpfrBits)
     throw InputError("precision", p + " bits is outside [" + std::to_string(kMinMpfrBits) + ", " +
                                       std::to_string(kMaxMpfrBits) + "]");

@@ -11,6 +11,7 @@
 #include "femc/scalar/float128.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/number_text.hpp"
+#include "commands.hpp"
 #include "simulate_run.hpp"
 
 namespace femc::cli {
@@ -73,10 +74,10 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   if (!(opt.dt > S(0)) || opt.dt > opt.t_end)
     throw InputError("dt", "must be in (0, t-end], got " + format_scalar(opt.dt));
   if (!a.record_every.empty()) {
-    const std::string& k = a.record_every;
-    if (k.empty() || k.size() > 9 || k.find_first_not_of("0123456789") != std::string::npos || std::stol(k) < 1)
-      throw InputError("record-every", "must be an integer from 1 to 999999999, got '" + k.substr(0, 40) + "'");
-    opt.record_every = std::stol(k);
+    const std::optional<long> k = decimal_integer(a.record_every, 9);
+    if (!k || *k < 1)
+      throw InputError("record-every", "must be an integer from 1 to 999999999, got '" + a.record_every.substr(0, 40) + "'");
+    opt.record_every = *k;
   }
   if (opt.t_end / opt.dt > S(kMaxRecords))
     throw InputError("dt", "t-end/dt exceeds " + std::to_string(kMaxRecords) + " records");
@@ -95,13 +96,13 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   else if (a.stepper == "radau-iia") opt.stepper = Stepper::RadauIIA;
   else throw InputError("stepper", "'" + a.stepper.substr(0, 40) + "' is not dopri5, rk4, bulirsch-stoer or radau-iia");
   if (!a.stages.empty()) {
-    const std::string& k = a.stages;
     if (opt.stepper != Stepper::RadauIIA) throw InputError("stages", "is radau-iia's; the stepper is " + a.stepper);
     // The range is simulate()'s to check (InputError naming stages); here only
-    // that the text is a small integer.
-    if (k.empty() || k.size() > 2 || k.find_first_not_of("0123456789") != std::string::npos)
-      throw InputError("stages", "must be an integer, got '" + k.substr(0, 40) + "'");
-    opt.stages = std::stoi(k);
+    // that the text is an integer. Nine digits fit an int, so every
+    // out-of-range integer of up to nine digits reaches that check.
+    const std::optional<long> k = decimal_integer(a.stages, 9);
+    if (!k) throw InputError("stages", "must be an integer of at most 9 digits, got '" + a.stages.substr(0, 40) + "'");
+    opt.stages = static_cast<int>(*k);
   }
   if (!a.baumgarte.empty()) {
     const auto comma = a.baumgarte.find(',');

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "femc/dynamics/simulation/radau_tableau.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/rational.hpp"
 #include "support/cli_run.hpp"
@@ -289,13 +290,29 @@ TEST(CliSimulate, BadOptionsExitTwoWithOneLineAndNoOutput) {
                            "two-bars --t-end 1e9 --dt 1e-9", "two-bars --record-every 0",
                            "two-bars --record-every 1.5", "two-bars --record-every 99999999999",
                            "two-bars --stepper radau-iia --stages 0", "two-bars --stepper radau-iia --stages 13",
-                           "two-bars --stepper radau-iia --stages 2.5", "two-bars --stages 3", ""}) {
+                           "two-bars --stepper radau-iia --stages 2.5", "two-bars --stepper radau-iia --stages 100",
+                           "two-bars --stepper radau-iia --stages 9999999999", "two-bars --stages 3", ""}) {
     CliRun r = femc(std::string("simulate ") + args + " -o " + csv.string());
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
     EXPECT_TRUE(r.out.empty()) << args;
     EXPECT_FALSE(fs::exists(csv)) << args;
   }
+}
+
+// An integer option out of range is told its range, not that it is no
+// integer: the CLI reads the text (decimal_integer), simulate() checks the
+// range.
+TEST(CliSimulate, AnOutOfRangeIntegerIsToldItsRange) {
+  for (const char* stages : {"13", "100", "999999999"}) {
+    const CliRun r = femc(std::string("simulate two-bars --stepper radau-iia --t-end 0.01 --stages ") + stages);
+    EXPECT_EQ(r.status, 2) << stages;
+    const std::string range = "[" + std::to_string(femc::dynamics::simulation::kMinRadauStages) + ", " +
+                              std::to_string(femc::dynamics::simulation::kMaxRadauStages) + "]";
+    EXPECT_NE(r.err.find("stages: must be in " + range + ", got " + stages), std::string::npos) << r.err;
+  }
+  const CliRun r = femc("simulate two-bars --stepper radau-iia --t-end 0.01 --stages 1e2");
+  EXPECT_NE(r.err.find("stages: must be an integer"), std::string::npos) << r.err;
 }
 
 // femc study / femc report: bad options exit 2 with one line naming the
