@@ -1,5 +1,6 @@
-// What every subcommand shares: reading an MPFR --precision, and the one
-// place where femc's exceptions become exit statuses (commands.hpp).
+// What every subcommand shares: reading an integer option and an MPFR
+// --precision, and the one place where femc's exceptions become exit
+// statuses (commands.hpp).
 #include <algorithm>
 #include <iostream>
 

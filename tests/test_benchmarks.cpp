@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <boost/math/special_functions/ellint_1.hpp>
+#include <cmath>
 #include <fstream>
 #include <iomanip>
 #include <map>
@@ -145,9 +146,20 @@ TEST(Benchmarks, A03_RunAgreesWithTheReferences) {
 // 128 bits (Bulirsch–Stoer at 10⁻²⁵, whose own error is far below double's).
 
 template <class S>
-dynamics::Trajectory<S> run_file(const std::string& file, const dynamics::SimulationOptions<S>& opt) {
-  auto b = dynamics::make_mechanism_model<S>(read_model_text(test::slurp(kBench + file)));
+dynamics::Trajectory<S> run_file(const std::string& file, const dynamics::SimulationOptions<S>& opt,
+                                 std::optional<Method> method = std::nullopt) {
+  auto b = dynamics::make_mechanism_model<S>(read_model_text(test::slurp(kBench + file)), method);
   return dynamics::simulate(*b.model, b.q0, b.qd0, opt);
+}
+
+// The double runs' options: Dopri5 (the default stepper) at tolerance tol,
+// recorded every dt up to t_end.
+dynamics::SimulationOptions<double> double_options(double t_end, double dt, double tol) {
+  dynamics::SimulationOptions<double> od;
+  od.t_end = t_end;
+  od.dt = dt;
+  od.abs_tol = od.rel_tol = tol;
+  return od;
 }
 
 // A01 for 5 s (2.7 swings): P1 stays on the unit circle, the energy holds,
@@ -155,10 +167,7 @@ dynamics::Trajectory<S> run_file(const std::string& file, const dynamics::Simula
 // 100·tol in P1's coordinates (the global error of a tolerance-controlled
 // run: tol times the error's growth; measured slack printed).
 TEST(Benchmarks, A01_PendulumFollowsThe128BitRun) {
-  dynamics::SimulationOptions<double> od;
-  od.t_end = 5;
-  od.dt = 0.05;
-  od.abs_tol = od.rel_tol = 1e-12;
+  dynamics::SimulationOptions<double> od = double_options(5, 0.05, 1e-12);
   const auto d = run_file<double>("a01_simple_pendulum.json", od);
   MpfrPrecision bits(128);
   dynamics::SimulationOptions<mpfr_real> om;
@@ -271,6 +280,34 @@ TEST(Benchmarks, A02_PassesTheFlatConfigurationOnTheParallelogramBranch) {
   EXPECT_LE(rate, static_cast<double>(opt.rel_tol));
 }
 
+// A02 with N = 40 (243 coordinates, 242 rows) up to its first flat
+// configuration (t ≈ 0.72 s): the double run (Dopri5, 10⁻¹², solved by
+// `sparse`: 1 s against 30 s with the dense cod) follows the branch's closed
+// form (A02Branch) in crank 0's angle and rate within tol, taking the
+// error's growth over these 0.7 s as at most 1, as for N = 2 (measured
+// 3.1·10⁻¹⁴ and 1.6·10⁻¹³; with the closed form of N = 39 instead it
+// fails by 10⁸). Past the crossing a double run leaves the
+// branch (models/benchmarks/README.md); the 128-bit reference over the 20 s
+// (reference/a02_n_four_bar_40_femc128.csv) is checked against the same
+// closed form by reference/a02_parallelogram.py.
+TEST(Benchmarks, A02_FortyLoopsFollowTheBranchUpToTheFirstCrossing) {
+  const dynamics::SimulationOptions<double> od = double_options(0.7, 0.1, 1e-12);
+  const auto d = run_file<double>("a02_n_four_bar_40.json", od, Method::Sparse);
+  ASSERT_TRUE(d.completed) << d.stop_reason;
+  const A02Branch branch(40);
+  double angle = 0, rate = 0;
+  for (const auto& r : d.records) {
+    const float128 th = r.q(2);  // crank 0 comes first in the file
+    angle = std::max(angle, static_cast<double>(branch.angle_error(float128(r.t), th)));
+    rate = std::max(rate, static_cast<double>(abs(float128(r.qd(2)) - branch.rate(th))));
+  }
+  std::cout << "A02, N = 40, double to t = 0.7, crank 0 against the branch's closed form: angle within " << angle
+            << ", rate within " << rate << " (bound tol = " << od.rel_tol << ")\n";
+  EXPECT_EQ(d.records.size(), 8u);
+  EXPECT_LE(angle, od.rel_tol);
+  EXPECT_LE(rate, od.rel_tol);
+}
+
 // ---------------------------------------------------------------------------
 // A04, Bricard's mechanism: 5 bodies, 35 coordinates, 35 constraint rows
 // (5 unit norms, 6 revolute joints of 5 rows). Grübler counts 0 degrees of
@@ -309,10 +346,7 @@ TEST(Benchmarks, A04_OneOfTheThirtyFiveRowsIsRedundant) {
 // is constant to 10⁴·tol·|E| = 2.9·10⁻¹⁹ J (Bulirsch–Stoer's local
 // tolerance over its ~1150 steps, with |E| = 29.43 J; measured 7.8·10⁻²⁰).
 TEST(Benchmarks, A04_RunAgreesWithTheFloat128Reference) {
-  dynamics::SimulationOptions<double> od;
-  od.t_end = 10;
-  od.dt = 0.1;
-  od.abs_tol = od.rel_tol = 1e-12;
+  dynamics::SimulationOptions<double> od = double_options(10, 0.1, 1e-12);
   const auto d = run_file<double>("a04_bricard.json", od);
   ASSERT_TRUE(d.completed) << d.stop_reason;
   const Table ref = read_csv(kBench + "reference/a04_bricard_float128.csv");
@@ -346,10 +380,7 @@ TEST(Benchmarks, A04_RunAgreesWithTheFloat128Reference) {
 // test guards is that the run completes; the model's numbers are guarded by
 // A04 and the spatial layer's tests.
 TEST(Benchmarks, A05_AnOverflowingFirstStepIsRetried) {
-  dynamics::SimulationOptions<double> od;
-  od.t_end = 0.1;
-  od.dt = 0.1;
-  od.abs_tol = od.rel_tol = 1e-10;
+  dynamics::SimulationOptions<double> od = double_options(0.1, 0.1, 1e-10);
   const auto d = run_file<double>("a05_flyball_governor.json", od);
   ASSERT_TRUE(d.completed) << d.stop_reason;
   ASSERT_EQ(d.records.size(), 2u);
@@ -370,10 +401,7 @@ TEST(Benchmarks, A05_AnOverflowingFirstStepIsRetried) {
 // is held here to a tenth of that bound. s(0.1) agrees with the float128
 // reference within 100·tol, as the other runs here (measured slack printed).
 TEST(Benchmarks, A05_RadauIIAStepsAsTheAccuracyAllows) {
-  dynamics::SimulationOptions<double> od;
-  od.t_end = 0.1;
-  od.dt = 0.1;
-  od.abs_tol = od.rel_tol = 1e-10;
+  dynamics::SimulationOptions<double> od = double_options(0.1, 0.1, 1e-10);
   od.stepper = dynamics::Stepper::RadauIIA;
   const auto d = run_file<double>("a05_flyball_governor.json", od);
   ASSERT_TRUE(d.completed) << d.stop_reason;
