@@ -213,7 +213,7 @@ TEST(Benchmarks, A01_ALongFirstStepKeepsTheLink) {
 // pendulum: with k = gc/I, E = 1/2 + k, Ω² = (E + k)/2, m = 4k/(2E + 2k)
 // and φ = (θ + π/2)/2,
 //   θ̇² = 1 + 2k(1 − sin θ)   and   F(φ(t) | m) = K(m) − Ω t
-// (models/benchmarks/reference/a02_parallelogram.py derives them and checks
+// (models/benchmarks/reference/a02_parallelogram.py derives them and writes
 // the N = 40 reference with them). The second is checked as it stands, by
 // Boost.Math's incomplete elliptic integral F in binary128 (Carlson's R_F,
 // sharing nothing with femc), not through its inverse sn: Boost's Jacobi
@@ -286,10 +286,10 @@ TEST(Benchmarks, A02_PassesTheFlatConfigurationOnTheParallelogramBranch) {
 // form (A02Branch) in crank 0's angle and rate within tol, taking the
 // error's growth over these 0.7 s as at most 1, as for N = 2 (measured
 // 3.1·10⁻¹⁴ and 1.6·10⁻¹³; with the closed form of N = 39 instead it
-// fails by 10⁸). Past the crossing a double run leaves the
-// branch (models/benchmarks/README.md); the 128-bit reference over the 20 s
-// (reference/a02_n_four_bar_40_femc128.csv) is checked against the same
-// closed form by reference/a02_parallelogram.py.
+// fails by 10⁸). Past the crossing a double run leaves the branch
+// (models/benchmarks/README.md). The closed form over the benchmark's 20 s
+// is committed as reference/a02_n_four_bar_40_exact.csv, written by
+// reference/a02_parallelogram.py, which also checks femc's 128-bit runs.
 TEST(Benchmarks, A02_FortyLoopsFollowTheBranchUpToTheFirstCrossing) {
   const dynamics::SimulationOptions<double> od = double_options(0.7, 0.1, 1e-12);
   const auto d = run_file<double>("a02_n_four_bar_40.json", od, Method::Sparse);
