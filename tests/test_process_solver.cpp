@@ -3,6 +3,11 @@
 // MethodError for a refusal), counted, and the next call starts the process
 // again; femc never stops or hangs.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <thread>
 
 #include "femc/errors.hpp"
 #include "femc/scalar/builtin.hpp"
@@ -38,6 +43,29 @@ TEST(ProcessSolver, ABadHandshakeOrCommandIsBadInput) {
   EXPECT_THROW(SolverProcess(R"(echo '{"protocol":"other/2"}')", 5000ms), InputError);
   EXPECT_THROW(SolverProcess("/nonexistent/solver", 5000ms), InputError);
   EXPECT_NO_THROW(SolverProcess(kHandshake + "cat >/dev/null", 5000ms));
+}
+
+// A solver reads end-of-file on stdin as soon as femc's end is closed, even
+// when femc dies without stopping it (killed, or aborted by MPI), and so ends
+// with it. A forked child starts a solver and exits without destructors; the
+// solver, once its `cat` sees end-of-file, leaves a marker file. Before the
+// pipes were made close-on-exec the solver held the write end of its own
+// stdin, never saw end-of-file, and outlived femc: this test then waits its
+// 10 s and fails, and a full ctest run left 14 such solvers behind.
+TEST(ProcessSolver, ASolverEndsWhenFemcDiesWithoutStoppingIt) {
+  const std::filesystem::path marker =
+      std::filesystem::temp_directory_path() / ("femc_solver_eof_" + std::to_string(::getpid()));
+  std::filesystem::remove(marker);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    new SolverProcess(kHandshake + "cat >/dev/null; touch '" + marker.string() + "'", 5000ms);  // never stopped
+    ::_exit(0);
+  }
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);
+  for (int i = 0; i < 1000 && !std::filesystem::exists(marker); ++i) std::this_thread::sleep_for(10ms);
+  EXPECT_TRUE(std::filesystem::exists(marker)) << "the solver did not see end-of-file within 10 s";
+  std::filesystem::remove(marker);
 }
 
 TEST(ProcessSolver, ACrashIsAFaultOfTheCallAndTheNextCallRestarts) {

@@ -90,8 +90,6 @@ std::vector<std::string> texts(const json& v, const std::string& field) {
   return out;
 }
 
-void set_cloexec(int fd) { ::fcntl(fd, F_SETFD, FD_CLOEXEC); }
-
 }  // namespace
 
 SolverProcess::SolverProcess(std::string command, std::chrono::milliseconds timeout, std::string stderr_path)
@@ -108,15 +106,21 @@ SolverProcess::SolverProcess(std::string command, std::chrono::milliseconds time
 SolverProcess::~SolverProcess() { stop(); }
 
 void SolverProcess::start() {
+  // Close-on-exec from their creation: the solver must hold only its own
+  // ends, as fds 0 and 1 (dup2 clears the flag there). Holding the write end
+  // of its own stdin, it would never read end-of-file, and would outlive a
+  // femc that ended without stop() (killed, or aborted by MPI). Nor may a
+  // solver started at the same time by another thread inherit these.
   int in[2], out[2];
-  if (::pipe(in) != 0 || ::pipe(out) != 0) throw SolverFault(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
+    throw SolverFault(std::string("pipe: ") + std::strerror(errno));
   const int pid = ::fork();
   if (pid < 0) throw SolverFault(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
     ::dup2(in[0], 0);
     ::dup2(out[1], 1);
-    const int err = stderr_path_.empty() ? ::open("/dev/null", O_WRONLY)
-                                         : ::open(stderr_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    const int err = stderr_path_.empty() ? ::open("/dev/null", O_WRONLY | O_CLOEXEC)
+                                         : ::open(stderr_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (err >= 0) ::dup2(err, 2);
     ::execl("/bin/sh", "sh", "-c", command_.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
@@ -124,7 +128,6 @@ void SolverProcess::start() {
   ::close(in[0]);
   ::close(out[1]);
   pid_ = pid, to_child_ = in[1], from_child_ = out[0];
-  set_cloexec(to_child_), set_cloexec(from_child_);
   buffer_.clear();
   ++counts_.starts;
   const std::string line = read_line();
