@@ -46,7 +46,7 @@ TEST(ProcessSolver, ABadHandshakeOrCommandIsBadInput) {
 }
 
 // A solver reads end-of-file on stdin as soon as femc's end is closed, even
-// when femc dies without stopping it (killed, or aborted by MPI), and so ends
+// when femc dies without stopping it (killed, for one), and so ends
 // with it. A forked child starts a solver and exits without destructors; the
 // solver, once its `cat` sees end-of-file, leaves a marker file. Before the
 // pipes were made close-on-exec the solver held the write end of its own

@@ -109,11 +109,15 @@ void SolverProcess::start() {
   // Close-on-exec from their creation: the solver must hold only its own
   // ends, as fds 0 and 1 (dup2 clears the flag there). Holding the write end
   // of its own stdin, it would never read end-of-file, and would outlive a
-  // femc that ended without stop() (killed, or aborted by MPI). Nor may a
-  // solver started at the same time by another thread inherit these.
+  // femc that ended without stop() (killed, for one). Nor may a solver
+  // started at the same time by another thread inherit these.
   int in[2], out[2];
-  if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(out, O_CLOEXEC) != 0)
-    throw SolverFault(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(in, O_CLOEXEC) != 0) throw SolverFault(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    const int error = errno;
+    ::close(in[0]), ::close(in[1]);
+    throw SolverFault(std::string("pipe: ") + std::strerror(error));
+  }
   const int pid = ::fork();
   if (pid < 0) throw SolverFault(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
