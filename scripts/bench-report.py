@@ -378,8 +378,15 @@ def optimizations():
             "- MPFR: a per-thread free-list allocator for limbs (lib/include/femc/scalar/mpfr_pool.hpp), "
             "installed by the `femc` command; `Eigen::internal::pmadd` specialized for `mpreal` with one "
             "`mpfr_fma` (one rounding, one temporary instead of two) in lib/include/femc/scalar/mpfr.hpp.",
-            "- Not done: in-place MPFR kernels for the level-2 operations (Householder application, triangular "
-            "solves).",
+            "- MPFR: the level-2 kernels on raw `mpfr_t` (lib/include/femc/decomposition/mpfr_kernels.hpp): "
+            "each Householder reflector of both QRs (and of the solves' Qᵀ and Z products), the triangular "
+            "solves with L and Lᵀ (the n×m one of L⁻¹Aᵀ included) are one `mpfr_fma` per multiply-add into its "
+            "destination, with one scratch number kept in the decomposition, where Eigen's generic kernels made "
+            "a temporary `mpreal` per operation and a multiplication then a subtraction per entry of a rank-1 "
+            "update. Accuracy: an fma rounds once where the unfused forms round twice, so the same error bounds "
+            "hold; the kernels are tested against them with the residual formed at 512 bits "
+            "(tests/test_dense_kernels.cpp). The Cholesky factorization of M stays Eigen's blocked one (its "
+            "products already run one fma per multiply-add).",
             "- Measured and left off: `-march=native` (`FEMC_NATIVE`, scripts/bench-native.sh): dense cod in "
             "double 1.3–2.3× faster, short of every dense target still, small sparse solves up to 1.4× slower, "
             "and roundings that depend on the compiling machine (bench/README.md).",
@@ -408,14 +415,16 @@ def why_missed(r):
             "differ by tens of percent in either direction: on this 2-core KVM guest the same benchmark moves "
             "that much between runs minutes apart, even with the machine otherwise idle. Repeat `make bench` "
             "before quoting a ratio near its threshold.",
-            "- **MPFR against its floor.** The floor counts the arithmetic. The rest is Eigen's level-2 "
-            "kernels (the Householder updates of the pivoted QR, matrix–vector products, vector triangular "
-            "solves), which work through mpreal's operators: every operation makes a temporary `mpreal` "
-            "(an `mpfr_init2`, a thread-local lookup of the default precision and rounding, then an "
-            "`mpfr_clear`). The limb pool removed the mallocs behind those temporaries and the fma `pmadd` "
-            "halved them in matrix–vector products; compare `mpreal c += a·b` with raw mul + add in the "
-            "table of unit costs. Removing the rest needs in-place kernels on raw `mpfr_t` with the "
-            "temporaries kept in the workspace — not done.",
+            "- **MPFR against its floor.** The floor counts the arithmetic at the unit costs of the table, "
+            "which are measured on 512 cache-resident operands. cod's multiply-adds now run through the fused "
+            "kernels on raw `mpfr_t` (mpfr_kernels.hpp; one `mpfr_fma` into its destination, no temporaries) "
+            "except in the Cholesky factorization of M, Eigen's blocked one, whose products make a temporary "
+            "per fma; the O(n) and O(nm) vector work of the solves still goes through mpreal's operators; and "
+            "at 200×80 the factor L alone is 40 000 numbers, 2.6 MB with their limbs, far from cache. What remains above "
+            "the floor was not broken down further. Plain `cod` also constructs every number of a fresh "
+            "workspace at each solve (an `mpfr_init2` each). On this 2-core KVM guest the unit costs "
+            "themselves move by up to 2× between runs minutes apart, and the ratio with them: repeat before "
+            "quoting it.",
             "- **literal ÷ cod in double.** A ratio of two timings; where it lands within noise of 20× the "
             "verdict can flip between runs (the header's noise note).",
             ""]

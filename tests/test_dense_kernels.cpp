@@ -5,16 +5,22 @@
 //   error analysis (Higham, Accuracy and Stability of Numerical Algorithms,
 //   2nd ed.), checked with the residual formed in long double from the
 //   computed factors; the slack is printed.
-// - the other types: the same numbers as Eigen's LLT, bit for bit (the
-//   kernels are Eigen's, run in femc's storage).
+// - the other types: the same numbers as Eigen's LLT and ColPivHouseholderQR,
+//   bit for bit (the algorithms are Eigen's, run in femc's storage).
+// - MPFR: the factor is Eigen's LLT bit for bit; the triangular solves and the
+//   reflector applications are femc's fused kernels (mpfr_kernels.hpp), held
+//   to the same backward-error bounds as double's, with the residual formed
+//   at twice the working precision. The pivoting follows Eigen's.
 // - a user's OpenBLAS thread count changes no rounding of a cod solve large
 //   enough for OpenBLAS to split (1000 × 400): the kernels run it on one.
 #include <cblas.h>
 #include <gtest/gtest.h>
 
+#include <Eigen/QR>
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <type_traits>
 
 #include "femc/decomposition/dense_cholesky.hpp"
 #include "femc/decomposition/householder_qr.hpp"
@@ -76,7 +82,8 @@ TEST(DenseCholesky, RefusesAnIndefiniteMatrix_double) {
   EXPECT_FALSE(chol.compute(M));
 }
 
-// Eigen's llt_inplace in femc's storage is Eigen::LLT, bit for bit.
+// Eigen's llt_inplace in femc's storage is Eigen::LLT, bit for bit; so is
+// the triangular solve, except under MPFR (femc's kernel: see below).
 template <class S>
 void matches_eigens_llt() {
   test::SystemGenerator gen(3);
@@ -86,17 +93,80 @@ void matches_eigens_llt() {
     ASSERT_TRUE(chol.compute(M));
     const Eigen::LLT<Matrix<S>> llt(M);
     EXPECT_TRUE(Matrix<S>(chol.matrixL()) == Matrix<S>(llt.matrixL())) << n;
-    Matrix<S> X = test::convert<S>(gen.integer_matrix(n, 3));
-    Matrix<S> Y = X;
-    chol.solve_L_in_place(X);
-    llt.matrixL().solveInPlace(Y);
-    EXPECT_TRUE(X == Y) << n;
+    if constexpr (!std::is_same_v<S, mpfr_real>) {
+      Matrix<S> X = test::convert<S>(gen.integer_matrix(n, 3));
+      Matrix<S> Y = X;
+      chol.solve_L_in_place(X);
+      llt.matrixL().solveInPlace(Y);
+      EXPECT_TRUE(X == Y) << n;
+    }
   }
 }
 TEST(DenseCholesky, IsEigensLltBitForBit_longdouble) { matches_eigens_llt<long double>(); }
 TEST(DenseCholesky, IsEigensLltBitForBit_mpfr256) {
   MpfrPrecision bits(256);
   matches_eigens_llt<mpfr_real>();
+}
+
+// MPFR at 256 bits, with residuals formed at 512.
+constexpr long kBits = 256, kWideBits = 512;
+using Mp = Matrix<mpfr_real>;
+
+Mp widened(Mp X) {
+  for (Index k = 0; k < X.size(); ++k) X.data()[k].setPrecision(kWideBits);  // exact
+  return X;
+}
+mpfr_real mp_gamma(Index k) {
+  const mpfr_real ku = mpfr_real(double(k)) * unit_roundoff<mpfr_real>();
+  return ku / (1 - ku);
+}
+Mp mp_of(const Matrix<double>& X) { return X.unaryExpr([](double x) { return mpfr_real(x); }); }
+
+// max_ij |residual_ij| / bound_ij (0/0 counts 0).
+double worst_ratio(const Mp& residual, const Mp& bound) {
+  mpfr_real worst = 0;
+  for (Index k = 0; k < residual.size(); ++k) {
+    const mpfr_real r = abs(residual.data()[k]);
+    if (r > 0) worst = std::max(worst, mpfr_real(r / bound.data()[k]));
+  }
+  return worst.toDouble();
+}
+
+// Higham Thm 8.5: the computed x of L x = b satisfies (L + ΔL) x = b with
+// |ΔL| ≤ γ_n|L|, so |b − L x| ≤ γ_n |L||x| entrywise; the same for Lᵀ. The
+// check can fail: one entry of a solution moved by a relative 2⁻²⁰⁰, far
+// below what a double-precision check would see, breaks the bound.
+TEST(MpfrKernels, TriangularSolvesWithinGammaN_mpfr256) {
+  for (Index n : {1, 7, 64, 200}) {
+    Mp L(0, 0), B(0, 0), X(0, 0), Y(0, 0);
+    {
+      MpfrPrecision bits(kBits);
+      DenseCholesky<mpfr_real> chol;
+      ASSERT_TRUE(chol.compute(mp_of(spd(n, 300 + unsigned(n)))));
+      L = chol.matrixL();
+      B = mp_of(gaussian(n, 3, 400 + unsigned(n)));
+      X = B;
+      chol.solve_L_in_place(X);  // X ← L⁻¹B, mpfr_kernels::solve_lower_in_place
+      Y = B.col(0);
+      Vector<mpfr_real> y = B.col(0);
+      chol.solve_Lt_in_place(y);  // y ← L⁻ᵀb
+      Y = y;
+    }
+    MpfrPrecision bits(kWideBits);
+    const mpfr_real g = [&] { MpfrPrecision b(kBits); return mp_gamma(n); }();
+    const Mp Lw = widened(L), Xw = widened(X), Yw = widened(Y), Bw = widened(B);
+    const Mp absL = Lw.cwiseAbs();
+    const double lower = worst_ratio(Bw - Lw * Xw, Mp(absL * Xw.cwiseAbs()) * g);
+    const double upper = worst_ratio(Bw.col(0) - Lw.transpose() * Yw, Mp(absL.transpose() * Yw.cwiseAbs()) * g);
+    EXPECT_LE(lower, 1.0) << "L⁻¹B, n = " << n;
+    EXPECT_LE(upper, 1.0) << "L⁻ᵀb, n = " << n;
+    std::printf("n = %ld: |b − Lx| reaches %.3g of γ_n|L||x|, |b − Lᵀy| %.3g\n", long(n), lower, upper);
+    if (n == 64) {  // the check sees a wrong last bit region of one entry
+      Mp Xbad = Xw;
+      Xbad(n / 2, 1) *= 1 + mpfr_real("1e-60");
+      EXPECT_GT(worst_ratio(Bw - Lw * Xbad, Mp(absL * Xbad.cwiseAbs()) * g), 1.0);
+    }
+  }
 }
 
 // Q applied in long double from the computed reflectors (Qᵀ's exact
@@ -171,6 +241,96 @@ TEST(HouseholderQRInPlace, BackwardError_double) {
                                      (X.col(j).cast<long double>().norm() * gamma(m * n))));
     EXPECT_LE(worst, 1.0) << m << "x" << n;
     std::printf("%ldx%ld: ‖X − QR‖_j reaches %.3g of γ_{mn}‖x_j‖\n", long(m), long(n), worst);
+  }
+}
+
+// The QRs of the types other than double follow Eigen's algorithms step for
+// step: in long double every number is Eigen's (ColPivHouseholderQR and
+// householder_qr_inplace_unblocked), the permutation included.
+TEST(PivotedHouseholderQR, IsEigensColPivQrBitForBit_longdouble) {
+  for (Index m : {5, 30}) {
+    const Index n = 2 * m + 3;
+    Matrix<long double> X = (gaussian(m, m / 2 + 1, 11) * gaussian(m / 2 + 1, n, 12)).cast<long double>();
+    PivotedHouseholderQR<long double> qr;
+    qr.compute(X);
+    const Eigen::ColPivHouseholderQR<Matrix<long double>> eigen(X);
+    EXPECT_TRUE(qr.matrixQR() == eigen.matrixQR()) << m;
+    EXPECT_TRUE(qr.hCoeffs() == eigen.hCoeffs()) << m;
+    EXPECT_TRUE(qr.permutation() == eigen.colsPermutation().indices()) << m;
+    Matrix<long double> F = X.transpose(), G = F;
+    Vector<long double> tau, eigen_tau(std::min(F.rows(), F.cols()));
+    HouseholderQRInPlace<long double>().compute(F, tau);
+    Vector<long double> temp(G.cols());
+    Eigen::internal::householder_qr_inplace_unblocked(G, eigen_tau, temp.data());
+    EXPECT_TRUE(F == G && tau == eigen_tau) << m;
+  }
+}
+
+// Under MPFR the reflectors are applied by the fused kernel: Higham Thm 19.4
+// as in double, with Q applied and the residual formed at 512 bits; the
+// columns are pivoted as Eigen pivots them over the first rank(X) steps (the
+// same columns as ColPivHouseholderQR's; after them the remaining norms are
+// rounding errors, which the fused kernel rounds differently).
+template <class V>
+Mp apply_q_wide(const Mp& qr, const V& tau, Mp X) {
+  const Index m = qr.rows(), k = tau.size();
+  for (Index i = k - 1; i >= 0; --i) {
+    Vector<mpfr_real> v = Vector<mpfr_real>::Zero(m);
+    v(i) = 1;
+    v.tail(m - i - 1) = qr.col(i).tail(m - i - 1);
+    const Eigen::Matrix<mpfr_real, 1, Eigen::Dynamic> w = tau(i) * (v.transpose() * X);
+    X -= v * w;
+  }
+  return X;
+}
+
+TEST(MpfrKernels, QrsWithinGammaMNAndPivotedAsEigen_mpfr256) {
+  struct Shape { Index m, n, rank; };
+  for (const Shape s : {Shape{5, 12, 5}, Shape{40, 90, 40}, Shape{90, 40, 40}, Shape{40, 90, 20}}) {
+    Mp X(0, 0), F(0, 0), T(0, 0);
+    Vector<mpfr_real> tau, ftau;
+    Eigen::VectorXi perm;
+    {
+      MpfrPrecision bits(kBits);
+      Matrix<double> Xd = gaussian(s.m, s.rank, 5 + unsigned(s.m)) * gaussian(s.rank, s.n, 6 + unsigned(s.n));
+      for (Index j = 0; j < s.n; ++j) Xd.col(j) *= std::pow(10.0, double(j % 7) - 3);
+      X = mp_of(Xd);
+      PivotedHouseholderQR<mpfr_real> qr;
+      qr.compute(X);
+      F = qr.matrixQR();
+      tau = qr.hCoeffs();
+      perm = qr.permutation();
+      const Eigen::ColPivHouseholderQR<Mp> eigen(X);
+      EXPECT_TRUE(perm.head(s.rank) == eigen.colsPermutation().indices().head(s.rank)) << s.m << "x" << s.n;
+      T = X.transpose();  // the plain QR, of Xᵀ
+      HouseholderQRInPlace<mpfr_real>().compute(T, ftau);
+    }
+    const mpfr_real g = [&] { MpfrPrecision b(kBits); return mp_gamma(s.m * s.n); }();
+    MpfrPrecision bits(kWideBits);
+    const Mp Xw = widened(X);
+    const auto columnwise = [&](const Mp& factors, const Vector<mpfr_real>& h, const Mp& original, auto from) {
+      Mp R = Mp::Zero(factors.rows(), factors.cols());
+      for (Index j = 0; j < factors.cols(); ++j)
+        for (Index i = 0; i <= std::min(j, factors.rows() - 1); ++i) R(i, j) = factors(i, j);
+      const Mp QR = apply_q_wide(widened(factors), h, widened(R));
+      double worst = 0;
+      for (Index j = 0; j < factors.cols(); ++j) {
+        const mpfr_real err = (QR.col(j) - original.col(from(j))).norm();
+        worst = std::max(worst, mpfr_real(err / (original.col(from(j)).norm() * g)).toDouble());
+      }
+      return worst;
+    };
+    const double pivoted = columnwise(F, tau, Xw, [&](Index j) { return Index(perm(j)); });
+    const double plain = columnwise(T, ftau, Mp(Xw.transpose()), [](Index j) { return j; });
+    EXPECT_LE(pivoted, 1.0) << s.m << "x" << s.n;
+    EXPECT_LE(plain, 1.0) << s.m << "x" << s.n;
+    if (s.m == 40 && s.rank == 40) {  // the check sees one entry of R off by a relative 10⁻⁶⁰
+      Mp Fbad = F;
+      Fbad(7, 11) *= 1 + mpfr_real("1e-60");
+      EXPECT_GT(columnwise(Fbad, tau, Xw, [&](Index j) { return Index(perm(j)); }), 1.0);
+    }
+    std::printf("%ldx%ld rank %ld: ‖XΠ − QR‖_j reaches %.3g of γ_{mn}‖x_j‖, ‖Xᵀ − QR‖_j %.3g\n", long(s.m),
+                long(s.n), long(s.rank), pivoted, plain);
   }
 }
 

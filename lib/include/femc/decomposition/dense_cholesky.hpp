@@ -10,6 +10,8 @@
 // the triangular solve's packing buffers kept here: Eigen allocates them at
 // each call once they pass its 128 KB stack limit (at 200×80 in double),
 // and under MPFR it also constructs every number in them at each call.
+// Under MPFR the triangular solves are mpfr_kernels.hpp's fused ones, with a
+// member scratch number: one object must not solve from two threads at once.
 // Their LᵀX is a triangular matrix–vector product per column, into a kept
 // vector (Eigen's blocked product allocates as its solve does).
 // Storage is reused: a factorization or solve of the shape of the previous
@@ -20,6 +22,7 @@
 
 #include "femc/decomposition/cholesky_condition.hpp"
 #include "femc/decomposition/lapack.hpp"
+#include "femc/decomposition/mpfr_kernels.hpp"
 
 namespace femc {
 
@@ -45,8 +48,30 @@ class DenseCholesky {
   // v ← M⁻¹v = L⁻ᵀL⁻¹v.
   template <class V>
   void solve_in_place(V& v) const {
-    matrixL().solveInPlace(v);
-    matrixU().solveInPlace(v);
+    if constexpr (std::is_same_v<S, mpfr_real>) {
+      mpfr_kernels::solve_lower_in_place(L_, v, scratch_);
+      mpfr_kernels::solve_lower_transposed_in_place(L_, v, scratch_);
+    } else {
+      matrixL().solveInPlace(v);
+      matrixU().solveInPlace(v);
+    }
+  }
+
+  // v ← L⁻¹v.
+  void solve_L_in_place(Vector<S>& v) const {
+    if constexpr (std::is_same_v<S, mpfr_real>)
+      mpfr_kernels::solve_lower_in_place(L_, v, scratch_);
+    else
+      matrixL().solveInPlace(v);
+  }
+
+  // v ← L⁻ᵀv.
+  template <class V>
+  void solve_Lt_in_place(V& v) const {
+    if constexpr (std::is_same_v<S, mpfr_real>)
+      mpfr_kernels::solve_lower_transposed_in_place(L_, v, scratch_);
+    else
+      matrixU().solveInPlace(v);
   }
 
   // X ← L⁻¹X.
@@ -55,6 +80,8 @@ class DenseCholesky {
     if (size == 0 || others == 0) return;
     if constexpr (std::is_same_v<S, double>) {
       lapack::solve_lower_in_place(L_, X);
+    } else if constexpr (std::is_same_v<S, mpfr_real>) {
+      mpfr_kernels::solve_lower_in_place(L_, X, scratch_);
     } else {
       if (!blocking_ || blocking_rows_ != size || blocking_cols_ != others) {
         blocking_ = std::make_unique<Blocking>(size, others, size, 1, false);
@@ -93,6 +120,7 @@ class DenseCholesky {
   Matrix<S> L_;  // L on and below the diagonal
   bool ok_ = false;
   Vector<S> column_;  // LᵀX's scratch (all types but double)
+  mutable S scratch_;  // the MPFR kernels'
   std::unique_ptr<Blocking> blocking_;
   Index blocking_rows_ = -1, blocking_cols_ = -1;
 };

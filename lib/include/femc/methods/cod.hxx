@@ -15,9 +15,9 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
   DenseCholesky<S>& chol = mass_.cholesky();
   const auto L = chol.matrixL();
   yQ_ = sys.Q;
-  L.solveInPlace(yQ_);  // "M^{-1/2} Q"
+  chol.solve_L_in_place(yQ_);  // "M^{-1/2} Q"
   yC_ = sys.C;
-  L.solveInPlace(yC_);  // "M^{-1/2} C"
+  chol.solve_L_in_place(yC_);  // "M^{-1/2} C"
   Bt_ = sys.A.transpose();
   chol.solve_L_in_place(Bt_);  // B = A M^{-1/2} = A L⁻ᵀ, 001 (18): L Bᵀ = Aᵀ
   P_ = Bt_.transpose();
@@ -60,7 +60,7 @@ void CodWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
   sol.QW.noalias() = L * xW_;  // Qᵂ = M^{1/2}(I − P⁺P)M^{-1/2}C,   001 (15), 002 (33)
   sol.Qc = sol.QN + sol.QW;
   sol.qdd = yQ_ + xN_ + xW_;
-  chol.matrixU().solveInPlace(sol.qdd);         // 001 (28)–(29)
+  chol.solve_Lt_in_place(sol.qdd);              // 001 (28)–(29)
   sol.Gg_min = (xN_ - xP_).squaredNorm();        // ‖P⁺[b̃ − P M^{-1/2}(Q + C)]‖², 001 (30)
   sol.delta_norm_sq = cod_.residual_norm_sq(bt_);  // ‖(P P⁺ − I) b̃‖², 001 (24)
 

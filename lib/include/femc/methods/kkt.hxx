@@ -72,7 +72,7 @@ void KktWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
   sol.qdd = sys.Q + sol.Qc;
   chol.solve_in_place(sol.qdd);
   r_ = sol.Qc - sys.C;
-  chol.matrixL().solveInPlace(r_);
+  chol.solve_L_in_place(r_);
   sol.Gg_min = r_.squaredNorm();  // (q̈ − M⁻¹(Q+C))ᵀM(…)
   sol.delta_norm_sq = constraint_residual_sq(sys, sol.qdd, rA_, WrA_);  // 0 up to rounding: full row rank is consistent
 

@@ -59,7 +59,7 @@ void NullspaceWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, S
   codA_.solve_transposed_into(sol.QN, sol.lambda);  // (Aᵀ)⁺Qᴺ
 
   r_ = sol.Qc - sys.C;
-  mass_.cholesky().matrixL().solveInPlace(r_);
+  mass_.cholesky().solve_L_in_place(r_);
   sol.Gg_min = r_.squaredNorm();
   sol.delta_norm_sq = constraint_residual_sq(sys, sol.qdd, rA_, WrA_);
 
