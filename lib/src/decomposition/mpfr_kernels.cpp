@@ -15,6 +15,16 @@ void match_precision(mpfr_real& w, const mpfr_real& like) {
   if (mpfr_get_prec(w.mpfr_srcptr()) != p) mpfr_set_prec(w.mpfr_ptr(), p);
 }
 
+// The triangular solves' shared start: the shapes, and w readied; false when
+// there is nothing to solve.
+bool ready_to_solve(const Matrix<mpfr_real>& Lfactor, const MatrixRef& X, mpfr_real& w) {
+  assert(Lfactor.rows() == X.rows() && Lfactor.cols() == X.rows());
+  (void)Lfactor;
+  if (X.rows() == 0 || X.cols() == 0) return false;
+  match_precision(w, X(0, 0));
+  return true;
+}
+
 }  // namespace
 
 void apply_reflector_on_the_left(MatrixRef X, ConstVectorRef essential, const mpfr_real& tau, mpfr_real& w) {
@@ -43,11 +53,9 @@ void apply_reflector_on_the_left(MatrixRef X, ConstVectorRef essential, const mp
 }
 
 void solve_lower_in_place(const Matrix<mpfr_real>& Lfactor, MatrixRef X, mpfr_real& w) {
+  if (!ready_to_solve(Lfactor, X, w)) return;
   const Index n = X.rows();
-  assert(Lfactor.rows() == n && Lfactor.cols() == n);
-  if (n == 0 || X.cols() == 0) return;
   const mpfr_rnd_t rnd = rounding();
-  match_precision(w, X(0, 0));
   for (Index j = 0; j < X.cols(); ++j) {
     mpfr_real* x = &X(0, j);
     for (Index i = 0; i < n; ++i) {
@@ -62,11 +70,9 @@ void solve_lower_in_place(const Matrix<mpfr_real>& Lfactor, MatrixRef X, mpfr_re
 }
 
 void solve_lower_transposed_in_place(const Matrix<mpfr_real>& Lfactor, MatrixRef X, mpfr_real& w) {
+  if (!ready_to_solve(Lfactor, X, w)) return;
   const Index n = X.rows();
-  assert(Lfactor.rows() == n && Lfactor.cols() == n);
-  if (n == 0 || X.cols() == 0) return;
   const mpfr_rnd_t rnd = rounding();
-  match_precision(w, X(0, 0));
   for (Index j = 0; j < X.cols(); ++j) {
     mpfr_real* x = &X(0, j);
     for (Index i = n - 1; i >= 0; --i) {  // x_i = (x_i − Σ_{k>i} L_ki x_k) / L_ii
