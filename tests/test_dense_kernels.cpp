@@ -28,6 +28,7 @@
 #include "femc/scalar/mpfr.hpp"
 #include "femc/solve.hpp"
 #include "support/convert.hpp"
+#include "support/gamma.hpp"
 #include "support/random_systems.hpp"
 
 namespace femc {
@@ -52,10 +53,7 @@ Matrix<double> spd(Index n, unsigned seed) {
   return M;
 }
 
-double gamma(Index k) {
-  const double u = unit_roundoff<double>();
-  return double(k) * u / (1 - double(k) * u);
-}
+using test::gamma;
 
 // Higham Thm 10.3: the computed factor satisfies L Lᵀ = M + ΔM with
 // |ΔM| ≤ γ_{n+1}|L||Lᵀ| entrywise.
@@ -66,7 +64,7 @@ TEST(DenseCholesky, BackwardErrorWithinGammaNPlus1_double) {
     ASSERT_TRUE(chol.compute(M)) << n;
     const Long L = Matrix<double>(chol.matrixL()).cast<long double>();
     const Long residual = (L * L.transpose() - M.cast<long double>()).cwiseAbs();
-    const Long bound = L.cwiseAbs() * L.cwiseAbs().transpose() * (long double)gamma(n + 1);
+    const Long bound = L.cwiseAbs() * L.cwiseAbs().transpose() * (long double)gamma<double>(n + 1);
     double worst = 0;
     for (Index j = 0; j < n; ++j)
       for (Index i = j; i < n; ++i) worst = std::max(worst, double(residual(i, j) / bound(i, j)));
@@ -116,10 +114,6 @@ Mp widened(Mp X) {
   for (Index k = 0; k < X.size(); ++k) X.data()[k].setPrecision(kWideBits);  // exact
   return X;
 }
-mpfr_real mp_gamma(Index k) {
-  const mpfr_real ku = mpfr_real(double(k)) * unit_roundoff<mpfr_real>();
-  return ku / (1 - ku);
-}
 Mp mp_of(const Matrix<double>& X) { return X.unaryExpr([](double x) { return mpfr_real(x); }); }
 
 // max_ij |residual_ij| / bound_ij (0/0 counts 0).
@@ -134,7 +128,7 @@ double worst_ratio(const Mp& residual, const Mp& bound) {
 
 // Higham Thm 8.5: the computed x of L x = b satisfies (L + ΔL) x = b with
 // |ΔL| ≤ γ_n|L|, so |b − L x| ≤ γ_n |L||x| entrywise; the same for Lᵀ. The
-// check can fail: one entry of a solution moved by a relative 2⁻²⁰⁰, far
+// check can fail: one entry of a solution moved by a relative 10⁻⁶⁰ (2⁻¹⁹⁹), far
 // below what a double-precision check would see, breaks the bound.
 TEST(MpfrKernels, TriangularSolvesWithinGammaN_mpfr256) {
   for (Index n : {1, 7, 64, 200}) {
@@ -147,13 +141,12 @@ TEST(MpfrKernels, TriangularSolvesWithinGammaN_mpfr256) {
       B = mp_of(gaussian(n, 3, 400 + unsigned(n)));
       X = B;
       chol.solve_L_in_place(X);  // X ← L⁻¹B, mpfr_kernels::solve_lower_in_place
-      Y = B.col(0);
       Vector<mpfr_real> y = B.col(0);
       chol.solve_Lt_in_place(y);  // y ← L⁻ᵀb
       Y = y;
     }
     MpfrPrecision bits(kWideBits);
-    const mpfr_real g = [&] { MpfrPrecision b(kBits); return mp_gamma(n); }();
+    const mpfr_real g = [&] { MpfrPrecision b(kBits); return gamma<mpfr_real>(n); }();
     const Mp Lw = widened(L), Xw = widened(X), Yw = widened(Y), Bw = widened(B);
     const Mp absL = Lw.cwiseAbs();
     const double lower = worst_ratio(Bw - Lw * Xw, Mp(absL * Xw.cwiseAbs()) * g);
@@ -169,15 +162,17 @@ TEST(MpfrKernels, TriangularSolvesWithinGammaN_mpfr256) {
   }
 }
 
-// Q applied in long double from the computed reflectors (Qᵀ's exact
-// orthogonal neighbour, to long double's precision).
-Long apply_q(const Matrix<double>& qr, const Vector<double>& tau, Long X) {
+// Q·X from the computed reflectors, in the wider type W of X: Qᵀ's exact
+// orthogonal neighbour, to W's precision (long double for double's factors,
+// 512 bits for 256-bit ones).
+template <class T, class W>
+Matrix<W> apply_q(const Matrix<T>& qr, const Vector<T>& tau, Matrix<W> X) {
   const Index m = qr.rows(), k = tau.size();
   for (Index i = k - 1; i >= 0; --i) {
-    Eigen::Matrix<long double, Eigen::Dynamic, 1> v = Eigen::Matrix<long double, Eigen::Dynamic, 1>::Zero(m);
+    Vector<W> v = Vector<W>::Zero(m);
     v(i) = 1;
-    v.tail(m - i - 1) = qr.col(i).tail(m - i - 1).cast<long double>();
-    const Eigen::Matrix<long double, 1, Eigen::Dynamic> w = (long double)tau(i) * (v.transpose() * X);
+    v.tail(m - i - 1) = qr.col(i).tail(m - i - 1).template cast<W>();
+    const Eigen::Matrix<W, 1, Eigen::Dynamic> w = W(tau(i)) * (v.transpose() * X);
     X -= v * w;
   }
   return X;
@@ -208,7 +203,7 @@ TEST(PivotedHouseholderQR, BackwardErrorAndPivotOrder_double) {
       ASSERT_TRUE(from >= 0 && from < s.n && !seen[from]) << "not a permutation";
       seen[from] = true;
       const long double err = (QR.col(j) - X.col(from).cast<long double>()).norm();
-      worst = std::max(worst, double(err / (X.col(from).cast<long double>().norm() * gamma(s.m * s.n))));
+      worst = std::max(worst, double(err / (X.col(from).cast<long double>().norm() * gamma<double>(s.m * s.n))));
     }
     EXPECT_LE(worst, 1.0) << s.m << "x" << s.n;
     const double downdate = 2 * std::sqrt(Eigen::NumTraits<double>::epsilon());
@@ -238,7 +233,7 @@ TEST(HouseholderQRInPlace, BackwardError_double) {
     double worst = 0;
     for (Index j = 0; j < n; ++j)
       worst = std::max(worst, double((QR.col(j) - X.col(j).cast<long double>()).norm() /
-                                     (X.col(j).cast<long double>().norm() * gamma(m * n))));
+                                     (X.col(j).cast<long double>().norm() * gamma<double>(m * n))));
     EXPECT_LE(worst, 1.0) << m << "x" << n;
     std::printf("%ldx%ld: ‖X − QR‖_j reaches %.3g of γ_{mn}‖x_j‖\n", long(m), long(n), worst);
   }
@@ -271,18 +266,6 @@ TEST(PivotedHouseholderQR, IsEigensColPivQrBitForBit_longdouble) {
 // columns are pivoted as Eigen pivots them over the first rank(X) steps (the
 // same columns as ColPivHouseholderQR's; after them the remaining norms are
 // rounding errors, which the fused kernel rounds differently).
-template <class V>
-Mp apply_q_wide(const Mp& qr, const V& tau, Mp X) {
-  const Index m = qr.rows(), k = tau.size();
-  for (Index i = k - 1; i >= 0; --i) {
-    Vector<mpfr_real> v = Vector<mpfr_real>::Zero(m);
-    v(i) = 1;
-    v.tail(m - i - 1) = qr.col(i).tail(m - i - 1);
-    const Eigen::Matrix<mpfr_real, 1, Eigen::Dynamic> w = tau(i) * (v.transpose() * X);
-    X -= v * w;
-  }
-  return X;
-}
 
 TEST(MpfrKernels, QrsWithinGammaMNAndPivotedAsEigen_mpfr256) {
   struct Shape { Index m, n, rank; };
@@ -305,14 +288,14 @@ TEST(MpfrKernels, QrsWithinGammaMNAndPivotedAsEigen_mpfr256) {
       T = X.transpose();  // the plain QR, of Xᵀ
       HouseholderQRInPlace<mpfr_real>().compute(T, ftau);
     }
-    const mpfr_real g = [&] { MpfrPrecision b(kBits); return mp_gamma(s.m * s.n); }();
+    const mpfr_real g = [&] { MpfrPrecision b(kBits); return gamma<mpfr_real>(s.m * s.n); }();
     MpfrPrecision bits(kWideBits);
     const Mp Xw = widened(X);
     const auto columnwise = [&](const Mp& factors, const Vector<mpfr_real>& h, const Mp& original, auto from) {
       Mp R = Mp::Zero(factors.rows(), factors.cols());
       for (Index j = 0; j < factors.cols(); ++j)
         for (Index i = 0; i <= std::min(j, factors.rows() - 1); ++i) R(i, j) = factors(i, j);
-      const Mp QR = apply_q_wide(widened(factors), h, widened(R));
+      const Mp QR = apply_q(widened(factors), h, widened(R));
       double worst = 0;
       for (Index j = 0; j < factors.cols(); ++j) {
         const mpfr_real err = (QR.col(j) - original.col(from(j))).norm();

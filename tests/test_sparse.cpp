@@ -36,6 +36,7 @@
 #include "femc/scalar/mpfr.hpp"
 #include "femc/solve.hpp"
 #include "support/cli_run.hpp"
+#include "support/gamma.hpp"
 
 namespace femc {
 namespace {
@@ -406,7 +407,6 @@ TEST(SparseSimulation, TheModelsForcesEnergyAndRateAreTheDenseModels) {
   const auto sparse = a02_file_model(40, Method::Sparse), cod = a02_file_model(40, std::nullopt);
   const auto model = to_planar_model<double>(
       read_planar_model_text(test::slurp(std::string(FEMC_MODELS) + "/benchmarks/a02_n_four_bar_40.json")));
-  const double u = unit_roundoff<double>();
   double worst_forces = 0, worst_rate = 0;
   for (double angle : {1.5707963267948966, 1.0, 2.5}) {
     const auto ms = models::n_four_bar<double>(40, angle);
@@ -423,7 +423,7 @@ TEST(SparseSimulation, TheModelsForcesEnergyAndRateAreTheDenseModels) {
     const Matrix<double> A = models::constraint_jacobian(model, ms.q);
     const Vector<double> dense_rate = A * ms.qd, magnitude = A.cwiseAbs() * ms.qd.cwiseAbs();
     const Vector<double> rate = sparse.model->velocity_violation(ms.q, ms.qd, 0.0);
-    const double gamma6 = 6 * u / (1 - 6 * u);
+    const double gamma6 = test::gamma<double>(6);
     for (Index i = 0; i < rate.size(); ++i) {
       EXPECT_LE(std::abs(rate(i) - dense_rate(i)), 2 * gamma6 * magnitude(i)) << "row " << i;
       if (magnitude(i) > 0) worst_rate = std::max(worst_rate, std::abs(rate(i) - dense_rate(i)) / (2 * gamma6 * magnitude(i)));

@@ -11,6 +11,7 @@
 
 #if !defined(__SANITIZE_ADDRESS__)
 #include "alloc_count.hpp"
+#include "support/gamma.hpp"
 #endif
 #include "femc/decomposition/cholesky_condition.hpp"
 #include "femc/decomposition/dense_cholesky.hpp"
@@ -173,9 +174,8 @@ void rcond_matches_eigen() {
       const S ours = chol.rcond(norm, scratch), eigens = llt.rcond();
       if constexpr (std::is_same_v<S, mpfr_real>) {
         using std::abs;
-        const S u = unit_roundoff<S>(), two_n_u = S(2 * n) * u;
-        const S kappa = 1 / eigens, gamma_2n = two_n_u / (1 - two_n_u);
-        const S bound = 2 * kappa * gamma_2n * eigens;  // relative 2κγ_{2n}, on rcond = 1/κ
+        const S kappa = 1 / eigens;
+        const S bound = 2 * kappa * test::gamma<S>(2 * n) * eigens;  // relative 2κγ_{2n}, on rcond = 1/κ
         EXPECT_LE(abs(ours - eigens), bound) << "n = " << n << ", the workspace's factor";
         std::printf("n = %ld: |Δrcond| reaches %.3g of 2κγ_{2n}·rcond\n", long(n),
                     mpfr_real(abs(ours - eigens) / bound).toDouble());
