@@ -11,7 +11,6 @@
 
 #if !defined(__SANITIZE_ADDRESS__)
 #include "alloc_count.hpp"
-#include "support/gamma.hpp"
 #endif
 #include "femc/decomposition/cholesky_condition.hpp"
 #include "femc/decomposition/dense_cholesky.hpp"
@@ -21,6 +20,7 @@
 #include "femc/scalar/mpfr_pool.hpp"
 #include "femc/solve.hpp"
 #include "support/convert.hpp"
+#include "support/gamma.hpp"
 #include "support/random_systems.hpp"
 
 namespace femc {
