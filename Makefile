@@ -7,7 +7,8 @@
 #                 built (reports/engines/, femc engines) and write the index reports/README.md
 #   make test     build, then run the whole ctest suite (unit, proof, ...)
 #   make asan     the tests labelled sanitize under AddressSanitizer + UBSan (CI runs it too)
-#   make bench    build bench/ (Google Benchmark), run it on one thread, write reports/performance.md
+#   make bench    build bench/ (Google Benchmark), run it on one thread (the targets' benchmarks
+#                 3 times: FEMC_BENCH_RUNS), write reports/performance.md
 JOBS ?= 2
 FEMC := build/release/cli/femc
 
