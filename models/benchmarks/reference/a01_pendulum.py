@@ -21,11 +21,12 @@ the exact P1 at their records. It shares no code or method with femc.
 
 Usage: a01_pendulum.py [FEMC_CSV ...]
 """
-import csv
 import os
 import sys
 
 from mpmath import mp, mpf
+
+import reference_table
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -42,16 +43,11 @@ def exact(t):
 
 def main():
     mp.dps = 50
-    path = os.path.join(HERE, "a01_simple_pendulum_exact.csv")
-    with open(path, "w") as f:
-        f.write("t,x_P1,y_P1,vx_P1,vy_P1\n")
-        for t in range(0, 2001, 10):
-            # Zero to the 50 digits worked at (the velocity at t = 0) is printed 0.
-            f.write("%d," % t + ",".join(mp.nstr(mp.chop(v, tol=mpf(10) ** -45), 30) for v in exact(mpf(t))) + "\n")
-    print("wrote", os.path.relpath(path))
+    # Zero to the 50 digits worked at (the velocity at t = 0) is printed 0.
+    reference_table.write(os.path.join(HERE, "a01_simple_pendulum_exact.csv"), ["x_P1", "y_P1", "vx_P1", "vy_P1"],
+                          (("%d" % t, exact(mpf(t))) for t in range(0, 2001, 10)), 30, zero_below=mpf(10) ** -45)
     for run in sys.argv[1:]:
-        with open(run) as f:
-            rows = list(csv.DictReader(f))
+        rows = reference_table.read(run)
         worst = max(abs(mpf(r[c]) - e) for r in rows
                     for c, e in zip(("x_P1", "y_P1", "dx_P1", "dy_P1"), exact(mpf(r["t"]))))
         print("%s: %d records to t = %s, largest difference from the exact P1 and its velocity %s"

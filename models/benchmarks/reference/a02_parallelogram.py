@@ -35,11 +35,12 @@ minutes).
 
 Usage: a02_parallelogram.py [--taylor] [FEMC_CSV ...]   (without --taylor: seconds)
 """
-import csv
 import os
 import sys
 
 from mpmath import mp, mpf
+
+import reference_table
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 N = 40
@@ -97,21 +98,16 @@ def main():
     mp.dps = 50
     times = [mpf(k) / 10 for k in range(201)]
     exact = closed_form(N, times)
-    path = os.path.join(HERE, "a02_n_four_bar_%d_exact.csv" % N)
-    with open(path, "w") as f:
-        f.write("t," + ",".join(NAMES) + "\n")
-        for t, values in zip(times, exact):
-            # Zero to the 50 digits worked at is printed 0.
-            f.write(mp.nstr(t, 6) + "," + ",".join(mp.nstr(mp.chop(v, tol=mpf(10) ** -45), 30) for v in values) + "\n")
-    print("wrote", os.path.relpath(path))
+    # Zero to the 50 digits worked at is printed 0.
+    reference_table.write(os.path.join(HERE, "a02_n_four_bar_%d_exact.csv" % N), NAMES,
+                          zip(map(reference_table.time_text, times), exact), 30, zero_below=mpf(10) ** -45)
     if "--taylor" in sys.argv[1:]:
         with mp.workdps(40):
             series = taylor(N, times)
         gap = max(abs(a - b) for p, q in zip(exact, series) for a, b in zip(p, q))
         print("closed form against the Taylor solver at 40 digits: largest difference %s" % mp.nstr(gap, 3))
     for run in (a for a in sys.argv[1:] if a != "--taylor"):
-        with open(run) as f:
-            rows = list(csv.DictReader(f))
+        rows = reference_table.read(run)
         print("%s: %d records to t = %s" % (run, len(rows), mp.nstr(mpf(rows[-1]["t"]), 6)))
         ref = closed_form(N, [mpf(r["t"]) for r in rows])
         for j, name in enumerate(NAMES):

@@ -23,6 +23,8 @@ import sys
 
 from mpmath import mp, mpf
 
+import reference_table
+
 mp.dps = 50
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = os.path.dirname(HERE)
@@ -48,13 +50,10 @@ ANDREWS_NAMES = ["beta", "Theta", "gamma", "Phi", "delta", "Omega", "epsilon"]
 
 def a03(femc):
     rows = simulate(femc, "a03_andrews_squeezer.json", "0.001")
-    path = os.path.join(HERE, "a03_andrews_squeezer_femc128.csv")
-    with open(path, "w") as f:
-        f.write("t," + ",".join(ANDREWS_NAMES) + "," + ",".join("d" + n for n in ANDREWS_NAMES) + "\n")
-        for r in rows:
-            values = andrews_angles(r) + andrews_angles(r, "d")
-            f.write(mp.nstr(mpf(r["t"]), 6) + "," + ",".join(mp.nstr(v, 32) for v in values) + "\n")
-    print("wrote", os.path.relpath(path))
+    reference_table.write(os.path.join(HERE, "a03_andrews_squeezer_femc128.csv"),
+                          ANDREWS_NAMES + ["d" + n for n in ANDREWS_NAMES],
+                          ((reference_table.time_text(r["t"]), andrews_angles(r) + andrews_angles(r, "d")) for r in rows),
+                          32)
 
 
 def rotate(p, v):
@@ -68,28 +67,22 @@ def rotate(p, v):
 def a04(femc):
     """P3 (the joint C, (0, -0.5, 0) in rod2's frame) and the energy, every 0.1 s over 10 s."""
     rows = simulate(femc, "a04_bricard.json", "0.1", precision="float128", tol="1e-24")
-    path = os.path.join(HERE, "a04_bricard_float128.csv")
-    with open(path, "w") as f:
-        f.write("t,x_P3,y_P3,z_P3,energy\n")
-        for r in rows:
-            centre = [mpf(r[c + "_rod2"]) for c in "xyz"]
-            p = [mpf(r["p%d_rod2" % k]) for k in range(4)]
-            p3 = [a + b for a, b in zip(centre, rotate(p, [0, mpf("-0.5"), 0]))]
-            f.write(mp.nstr(mpf(r["t"]), 6) + "," + ",".join(mp.nstr(v, 30) for v in p3 + [mpf(r["energy"])]) + "\n")
-    print("wrote", os.path.relpath(path))
+
+    def p3_and_energy(r):
+        centre = [mpf(r[c + "_rod2"]) for c in "xyz"]
+        p = [mpf(r["p%d_rod2" % k]) for k in range(4)]
+        return [a + b for a, b in zip(centre, rotate(p, [0, mpf("-0.5"), 0]))] + [mpf(r["energy"])]
+    reference_table.write(os.path.join(HERE, "a04_bricard_float128.csv"), ["x_P3", "y_P3", "z_P3", "energy"],
+                          ((reference_table.time_text(r["t"]), p3_and_energy(r)) for r in rows), 30)
 
 
 def a05(femc):
     """The slider's height s and the energy every 0.1 s over the benchmark's 10 s."""
     rows = simulate(femc, "a05_flyball_governor.json", "0.1", precision="float128", tol="1e-20",
                     stepper="radau-iia")
-    path = os.path.join(HERE, "a05_flyball_governor_float128.csv")
-    with open(path, "w") as f:
-        f.write("t,s,energy\n")
-        for r in rows:
-            f.write(mp.nstr(mpf(r["t"]), 6) + "," + ",".join(mp.nstr(mpf(r[c]), 25) for c in ("z_slider", "energy"))
-                    + "\n")
-    print("wrote", os.path.relpath(path))
+    reference_table.write(os.path.join(HERE, "a05_flyball_governor_float128.csv"), ["s", "energy"],
+                          ((reference_table.time_text(r["t"]), [mpf(r[c]) for c in ("z_slider", "energy")])
+                           for r in rows), 25)
 
 
 if __name__ == "__main__":
