@@ -4,20 +4,48 @@
     bench-native-compare.py DEFAULT1.json NATIVE1.json [DEFAULT2.json NATIVE2.json ...]
 
 Prints, per benchmark, both times of the first pair and default ÷ native of
-every pair (> 1: native is faster), then the issue's target ratios (anchor
-÷ cod, dense cod ÷ sparse) of each build in each pair.
+every pair (> 1: native is faster), then, for each build in each pair, the
+ratios of the timed targets (bench-report.py's ratio_targets, the one list
+the performance report reads) and dense cod ÷ sparse at N = 40.
 """
+import importlib.util
 import json
+import os
 import sys
 
-UNIT = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+
+def bench_report():
+    """scripts/bench-report.py as a module (its name has a hyphen)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bench-report.py")
+    spec = importlib.util.spec_from_file_location("bench_report", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+report = bench_report()
 
 
 def load(path):
     with open(path) as f:
-        data = json.load(f)
-    return {b["name"]: b["cpu_time"] * UNIT[b.get("time_unit", "ns")] for b in data["benchmarks"]
-            if b.get("run_type", "iteration") == "iteration" and not b.get("error_occurred")}
+        return report.Results(json.load(f))
+
+
+def times(r):
+    """Seconds of CPU per iteration, by benchmark name."""
+    return {b["name"]: b["t"] for runs in (r.femc, r.anchor, r.opcost_run, r.scaling, r.dense_kernels, r.kernels)
+            for b in runs.values()}
+
+
+def ratios(r):
+    """(label, ratio, goal, kind): the timed targets, then dense cod ÷ sparse at N = 40."""
+    out = [(label, measured, goal, kind) for label, _, measured, goal, kind in report.ratio_targets(r)]
+    for family in report.SCALING_FAMILIES:
+        sp, cod = r.scaling.get((family, "double", "sparse", 40)), r.scaling.get((family, "double", "cod", 40))
+        out.append((f"dense cod ≥ {report.SCALING_SPEEDUP_TARGET:g}× slower than sparse, {family} N = 40 in double",
+                    report.ratio(cod and cod["t"], sp and sp["t"]),
+                    report.SCALING_SPEEDUP_TARGET, "at_least"))
+    return out
 
 
 def main():
@@ -25,29 +53,21 @@ def main():
     if not files or len(files) % 2:
         sys.exit(__doc__)
     pairs = [(load(files[i]), load(files[i + 1])) for i in range(0, len(files), 2)]
+    timed = [(times(d), times(n)) for d, n in pairs]
     print("| benchmark | default | native | default ÷ native, each pair |")
     print("|---|---|---|---|")
-    for name in sorted(pairs[0][0]):
-        ratios = [d[name] / n[name] for d, n in pairs if name in d and name in n]
-        if ratios:
-            print(f"| `{name}` | {pairs[0][0][name] * 1e3:.3f} ms | {pairs[0][1][name] * 1e3:.3f} ms | "
-                  + ", ".join(f"{x:.2f}" for x in ratios) + " |")
+    for name in sorted(timed[0][0]):
+        each = [d[name] / n[name] for d, n in timed if name in d and name in n]
+        if each:
+            print(f"| `{name}` | {report.fmt_time(timed[0][0][name])} | {report.fmt_time(timed[0][1].get(name))} | "
+                  + ", ".join(f"{x:.2f}" for x in each) + " |")
     print()
-    targets = []
-    for shape, anchor in (("200x80", "dgelsd"), ("1000x400", "dgelsy")):
-        for rank in ("full", "deficient"):
-            targets.append((f"{anchor} ÷ cod, {rank} {shape}", f"lapacke/double/{anchor}/{rank}/{shape}",
-                            f"femc/double/cod/{rank}/{shape}"))
-    for family in ("chain", "a02"):
-        targets.append((f"dense cod ÷ sparse, {family} N = 40", f"sparse_scaling/{family}/double/cod/40",
-                        f"sparse_scaling/{family}/double/sparse/40"))
-    print("| ratio | default, each pair | native, each pair |")
+    print("| target (ratio) | default, each pair | native, each pair |")
     print("|---|---|---|")
-    for label, num, den in targets:
-        cols = []
-        for k in (0, 1):
-            xs = [p[k][num] / p[k][den] for p in pairs if num in p[k] and den in p[k]]
-            cols.append(", ".join(f"{x:.2f}" for x in xs) or "—")
+    per_build = [[ratios(p[k]) for p in pairs] for k in (0, 1)]
+    for i, (label, _, goal, kind) in enumerate(per_build[0][0]):
+        cols = [", ".join(report.fmt_ratio(rows[i][1]) for rows in runs if rows[i][1] is not None) or "—"
+                for runs in per_build]
         print(f"| {label} | {cols[0]} | {cols[1]} |")
 
 

@@ -5,16 +5,21 @@
 # and prints the time ratios (default ÷ native) with the target ratios of
 # each run (scripts/bench-native-compare.py). Usage:
 #   scripts/bench-native.sh [FILTER]     (after make bench, which builds build/release)
+# FEMC_NATIVE_DIR names the native build directory (default build/native).
 set -eu
-filter=${1:-'femc/double/(cod|cod\+ws)/.*/(200x80|1000x400)|lapacke/double/.*/(200x80|1000x400)|sparse_scaling/(a02|chain)/double/(sparse|cod)/40$'}
-cmake -S . -B build/native -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEMC_NATIVE=ON -DFEMC_BUILD_BENCH=ON \
+native=${FEMC_NATIVE_DIR:-build/native}
+# By default the benchmarks of the timed targets (bench-report.py) and the
+# sparse-against-dense ratio at N = 40.
+filter=${1:-"$(python3 scripts/bench-report.py --print-target-filter)|sparse_scaling/(a02|chain)/double/(sparse|cod)/40\$"}
+cmake -S . -B "$native" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEMC_NATIVE=ON -DFEMC_BUILD_BENCH=ON \
   -DFEMC_BUILD_TESTS=OFF >/dev/null
-cmake --build build/native -j 2 --target femc_bench
-out=build/native/compare
+cmake --build "$native" -j 2 --target femc_bench
+out=$native/compare
 mkdir -p "$out"
 for k in 1 2 3; do
   for b in release native; do
-    OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 "build/$b/bench/femc_bench" --benchmark_filter="$filter" \
+    if [ "$b" = release ]; then dir=build/release; else dir=$native; fi
+    OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 "$dir/bench/femc_bench" --benchmark_filter="$filter" \
       --benchmark_min_time=0.2 --benchmark_out="$out/$b-$k.json" --benchmark_out_format=json >/dev/null
   done
 done
