@@ -447,9 +447,13 @@ def optimizations():
             "hold; the kernels are tested against them with the residual formed at 512 bits "
             "(tests/test_dense_kernels.cpp). The Cholesky factorization of M stays Eigen's blocked one (its "
             "products already run one fma per multiply-add).",
-            "- Measured and left off: `-march=native` (`FEMC_NATIVE`, scripts/bench-native.sh): dense cod in "
-            "double 1.3–2.3× faster, short of every dense target still, small sparse solves up to 1.4× slower, "
-            "and roundings that depend on the compiling machine (bench/README.md).",
+            "- Measured and left off, also for a local build: `-march=native` (`FEMC_NATIVE`, "
+            "scripts/bench-native.sh, at bcf2673). cod's time is OpenBLAS's and MPFR's, libraries that pick "
+            "their kernels at run time, so on the dense targets the native build moved within the noise (its "
+            "ratios to the default build spread as widely as the LAPACKE anchors', the same library in both: "
+            "0.69–1.72); only `literal`, on Eigen's kernels, gained (up to 2.7×), and the closed chain's sparse "
+            "solve was slower in every pair, enough to miss the sparse target (dense ÷ sparse 6.1–8.1 against "
+            "10). It also makes the roundings depend on the compiling machine (bench/README.md).",
             ""]
 
 
@@ -522,7 +526,7 @@ def double_table(r):
             "cod's factorizations in double are OpenBLAS's, as the anchors' are, with the kernels it picks at "
             f"run time (`{r.context.get('openblas_config', '?').strip()}`); with FEMC_NATIVE=OFF Eigen's "
             "kernels (double's O(n²) solves and products, every other type) use SSE2 only. A -march=native "
-            "build was measured apart before cod used LAPACK (bench/README.md).",
+            "build was measured apart (bench/README.md).",
             ""]
     return out
 
