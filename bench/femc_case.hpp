@@ -189,6 +189,7 @@ void register_dense_kernels();
 void register_sparse_scaling();
 void register_suitesparse();  // bench_suitesparse.cpp, when SuiteSparse is found
 void register_mpfr_ops();
+void register_floor_pairs();  // floor_pair.cpp: the 256-bit floor target, unit costs timed around each solve
 void register_op_counts();
 
 }  // namespace femc::bench

@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
   register_builtin();
   register_qd();
   register_mpfr();
+  register_floor_pairs();
   register_exact();
   register_sparse_scaling();
 #ifdef FEMC_BENCH_SUITESPARSE

@@ -1,0 +1,107 @@
+// The 256-bit floor target of issue 18 measured in pairs. The floor of a
+// solve is its operation counts (op_count.cpp) × MPFR's unit costs. Timed
+// apart, as the mpfr_op/ rows and the femc/ rows are, minutes from each
+// other, the two move independently on a shared machine: the unit costs
+// alone moved by 0.71–1.54× between runs (bench/README.md), and the ratio
+// with them. Here every iteration times the unit costs on cache-resident
+// operands (mpfr_operands.hpp) right before and right after one solve, all
+// on the benchmark thread's CPU clock, so that the solve and the costs it is
+// set against see the same state of the machine. scripts/bench-report.py
+// multiplies the opcount/ rows by these costs, with the formula of the
+// unpaired floor.
+//
+// Names: floor_pair/256/<cod|cod+ws>/<full|deficient>/200x80, the solves of
+// femc/mpfr256/cod (a fresh solve()) and femc/mpfr256/cod+ws (one workspace,
+// M alternating, the limb pool). Counters: solve (seconds per solve) and
+// add, mul, fma, div, sqrt (seconds per operation, the mean of the samples
+// around the solves).
+#include "mpfr_operands.hpp"  // first: mpreal.h before mpfr.h
+
+#include <time.h>
+
+#include <array>
+#include <exception>
+#include <iterator>
+#include <string>
+
+#include "femc_case.hpp"
+
+namespace femc::bench {
+namespace {
+
+constexpr long kBits = 256;
+constexpr int kSampleRuns = 40;  // of kN operations each: about 10 ms for the five kinds at 256 bits
+constexpr int kSolves = 4;       // per benchmark: two of each M for cod+ws
+
+double thread_seconds() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
+}
+
+// Adds each kind's seconds per operation, sampled now, to sum.
+void sample_unit_costs(Operands& ops, std::array<double, std::size(kOps)>& sum) {
+  for (std::size_t k = 0; k < std::size(kOps); ++k) {
+    const double t0 = thread_seconds();
+    for (int r = 0; r < kSampleRuns; ++r) ops.run(kOps[k]);
+    sum[k] += (thread_seconds() - t0) / (double(kSampleRuns) * kN);
+  }
+}
+
+void paired(benchmark::State& st, bool workspace, RankClass rc) {
+  LimbPoolScope pool(workspace);
+  MpfrPrecision guard(kBits);
+  const System<mpfr_real> sys = problem_as<mpfr_real>(kShapes[2], rc);
+  System<mpfr_real> doubled = sys;
+  doubled.M *= mpfr_real(2);
+  Options<mpfr_real> opt;
+  opt.method = Method::Cod;
+  opt.assume_valid = true;
+  Operands ops(kBits);
+  Workspace<mpfr_real> ws;
+  Solution<mpfr_real> sol;
+  bool flip = false;
+  auto solve_once = [&] {
+    if (workspace) {
+      solve(flip ? doubled : sys, opt, sol, ws);
+      flip = !flip;
+    } else {
+      sol = solve(sys, opt);
+    }
+    benchmark::DoNotOptimize(sol.qdd.data());
+  };
+  try {
+    for (int k = 0; k < (workspace ? 4 : 1); ++k) solve_once();  // the warm-ups of femc_case.hpp
+    std::array<double, std::size(kOps)> costs{};
+    double solve_seconds = 0;
+    long solves = 0;
+    for (auto _ : st) {
+      sample_unit_costs(ops, costs);
+      const double t0 = thread_seconds();
+      solve_once();
+      solve_seconds += thread_seconds() - t0;
+      sample_unit_costs(ops, costs);
+      ++solves;
+    }
+    st.counters["solve"] = solve_seconds / double(solves);
+    for (std::size_t k = 0; k < std::size(kOps); ++k) st.counters[name(kOps[k])] = costs[k] / (2.0 * double(solves));
+    st.counters["rank"] = double(sol.diagnostics.rank.rank);
+  } catch (const std::exception& e) {
+    st.SkipWithError(e.what());
+  }
+}
+
+}  // namespace
+
+void register_floor_pairs() {
+  for (RankClass rc : {RankClass::Full, RankClass::Deficient})
+    for (bool workspace : {false, true}) {
+      const std::string n = "floor_pair/" + std::to_string(kBits) + "/cod" + (workspace ? "+ws" : "") + "/" +
+                            name(rc) + "/" + kShapes[2].label();
+      benchmark::RegisterBenchmark(n.c_str(), [=](benchmark::State& st) { paired(st, workspace, rc); })
+          ->Iterations(kSolves)
+          ->Unit(benchmark::kMillisecond);
+    }
+}
+
+}  // namespace femc::bench

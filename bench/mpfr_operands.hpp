@@ -1,0 +1,77 @@
+#pragma once
+// Operands for timing MPFR's arithmetic on raw mpfr_t (no allocation):
+// arrays of random full-precision numbers of mixed sign (a > 0, for sqrt)
+// and magnitude, as the entries of a factorization are, few enough to stay
+// in cache. mpfr_ops.cpp times each operation alone (the unit costs of the
+// multiprecision floor); floor_pair.cpp times them around each solve.
+// mpreal.h first: it includes mpfr.h with MPFR's function-like macros off.
+#include "femc/scalar/mpfr.hpp"
+
+#include <gmp.h>
+#include <mpfr.h>
+
+#include <vector>
+
+namespace femc::bench {
+
+inline constexpr int kN = 512;  // operands per run(): a few cache-resident rows
+
+enum class Op { Add, Mul, Fma, Div, Sqrt };
+inline constexpr Op kOps[] = {Op::Add, Op::Mul, Op::Fma, Op::Div, Op::Sqrt};
+
+inline const char* name(Op op) {
+  switch (op) {
+    case Op::Add: return "add";
+    case Op::Mul: return "mul";
+    case Op::Fma: return "fma";
+    case Op::Div: return "div";
+    case Op::Sqrt: return "sqrt";
+  }
+  return "?";
+}
+
+class Operands {
+ public:
+  explicit Operands(long bits) : a_(kN), b_(kN), c_(kN) {
+    gmp_randstate_t rs;
+    gmp_randinit_default(rs);
+    gmp_randseed_ui(rs, 12345);
+    for (int i = 0; i < kN; ++i) {
+      for (auto* v : {&a_[i], &b_[i], &c_[i]}) {
+        mpfr_init2(v->x, bits);
+        mpfr_urandomb(v->x, rs);  // [0, 1), full precision
+        mpfr_add_ui(v->x, v->x, 1, MPFR_RNDN);
+        mpfr_mul_2si(v->x, v->x, (i * 7) % 9 - 4, MPFR_RNDN);  // exponents −4 … 4
+        if (i % 3 == 0 && v != &a_[i]) mpfr_neg(v->x, v->x, MPFR_RNDN);  // a stays > 0 for sqrt
+      }
+    }
+    gmp_randclear(rs);
+  }
+  ~Operands() {
+    for (int i = 0; i < kN; ++i)
+      for (auto* v : {&a_[i], &b_[i], &c_[i]}) mpfr_clear(v->x);
+  }
+  Operands(const Operands&) = delete;
+  Operands& operator=(const Operands&) = delete;
+
+  // kN operations op, each into c[i].
+  void run(Op op) {
+    for (int i = 0; i < kN; ++i) {
+      mpfr_ptr c = c_[i].x;
+      mpfr_srcptr a = a_[i].x, b = b_[(i + 1) % kN].x;
+      switch (op) {
+        case Op::Add: mpfr_add(c, a, b, MPFR_RNDN); break;
+        case Op::Mul: mpfr_mul(c, a, b, MPFR_RNDN); break;
+        case Op::Fma: mpfr_fma(c, a, b, c, MPFR_RNDN); break;
+        case Op::Div: mpfr_div(c, a, b, MPFR_RNDN); break;
+        case Op::Sqrt: mpfr_sqrt(c, a, MPFR_RNDN); break;
+      }
+    }
+  }
+
+ private:
+  struct Var { mpfr_t x; };
+  std::vector<Var> a_, b_, c_;
+};
+
+}  // namespace femc::bench
