@@ -2,8 +2,9 @@
 // solve is its operation counts (op_count.cpp) × MPFR's unit costs. Timed
 // apart, as the mpfr_op/ rows and the femc/ rows are, minutes from each
 // other, the two move independently on a shared machine: the unit costs
-// alone moved by 0.71–1.54× between runs (bench/README.md), and the ratio
-// with them. Here every iteration times the unit costs on cache-resident
+// alone moved by 0.71–1.54× between adjacent runs of the -march=native
+// comparison (bench/README.md), whose two builds make the same MPFR calls,
+// and the ratio with them. Here every iteration times the unit costs on cache-resident
 // operands (mpfr_operands.hpp) right before and right after one solve, all
 // on the benchmark thread's CPU clock, so that the solve and the costs it is
 // set against see the same state of the machine. scripts/bench-report.py
@@ -39,9 +40,12 @@ double thread_seconds() {
   return double(ts.tv_sec) + 1e-9 * double(ts.tv_nsec);
 }
 
-// Adds each kind's seconds per operation, sampled now, to sum.
+// Adds each kind's seconds per operation, sampled now, to sum. One untimed
+// run first brings the operands back into cache after a solve (2.6 MB at
+// 200×80) has pushed them out, as the unpaired mpfr_op/ rows have them.
 void sample_unit_costs(Operands& ops, std::array<double, std::size(kOps)>& sum) {
   for (std::size_t k = 0; k < std::size(kOps); ++k) {
+    ops.run(kOps[k]);
     const double t0 = thread_seconds();
     for (int r = 0; r < kSampleRuns; ++r) ops.run(kOps[k]);
     sum[k] += (thread_seconds() - t0) / (double(kSampleRuns) * kN);
@@ -49,6 +53,7 @@ void sample_unit_costs(Operands& ops, std::array<double, std::size(kOps)>& sum) 
 }
 
 void paired(benchmark::State& st, bool workspace, RankClass rc) {
+  Operands ops(kBits);  // before the limb pool: malloc'd limbs, as in the mpfr_op/ rows, in both modes
   LimbPoolScope pool(workspace);
   MpfrPrecision guard(kBits);
   const System<mpfr_real> sys = problem_as<mpfr_real>(kShapes[2], rc);
@@ -57,7 +62,6 @@ void paired(benchmark::State& st, bool workspace, RankClass rc) {
   Options<mpfr_real> opt;
   opt.method = Method::Cod;
   opt.assume_valid = true;
-  Operands ops(kBits);
   Workspace<mpfr_real> ws;
   Solution<mpfr_real> sol;
   bool flip = false;

@@ -32,7 +32,7 @@ inline const char* name(Op op) {
 
 class Operands {
  public:
-  explicit Operands(long bits) : a_(kN), b_(kN), c_(kN) {
+  explicit Operands(long bits) : a_(kN), b_(kN), c_(kN), d_(kN) {
     gmp_randstate_t rs;
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, 12345);
@@ -44,34 +44,38 @@ class Operands {
         mpfr_mul_2si(v->x, v->x, (i * 7) % 9 - 4, MPFR_RNDN);  // exponents −4 … 4
         if (i % 3 == 0 && v != &a_[i]) mpfr_neg(v->x, v->x, MPFR_RNDN);  // a stays > 0 for sqrt
       }
+      mpfr_init2(d_[i].x, bits);
+      mpfr_set_zero(d_[i].x, 1);
     }
     gmp_randclear(rs);
   }
   ~Operands() {
     for (int i = 0; i < kN; ++i)
-      for (auto* v : {&a_[i], &b_[i], &c_[i]}) mpfr_clear(v->x);
+      for (auto* v : {&a_[i], &b_[i], &c_[i], &d_[i]}) mpfr_clear(v->x);
   }
   Operands(const Operands&) = delete;
   Operands& operator=(const Operands&) = delete;
 
-  // kN operations op, each into c[i].
+  // kN operations op, each into d[i] from the fixed a, b (and c, the addend
+  // of fma): every run, and every kind, sees the same operands whatever ran
+  // before.
   void run(Op op) {
     for (int i = 0; i < kN; ++i) {
-      mpfr_ptr c = c_[i].x;
-      mpfr_srcptr a = a_[i].x, b = b_[(i + 1) % kN].x;
+      mpfr_ptr d = d_[i].x;
+      mpfr_srcptr a = a_[i].x, b = b_[(i + 1) % kN].x, c = c_[i].x;
       switch (op) {
-        case Op::Add: mpfr_add(c, a, b, MPFR_RNDN); break;
-        case Op::Mul: mpfr_mul(c, a, b, MPFR_RNDN); break;
-        case Op::Fma: mpfr_fma(c, a, b, c, MPFR_RNDN); break;
-        case Op::Div: mpfr_div(c, a, b, MPFR_RNDN); break;
-        case Op::Sqrt: mpfr_sqrt(c, a, MPFR_RNDN); break;
+        case Op::Add: mpfr_add(d, a, b, MPFR_RNDN); break;
+        case Op::Mul: mpfr_mul(d, a, b, MPFR_RNDN); break;
+        case Op::Fma: mpfr_fma(d, a, b, c, MPFR_RNDN); break;
+        case Op::Div: mpfr_div(d, a, b, MPFR_RNDN); break;
+        case Op::Sqrt: mpfr_sqrt(d, a, MPFR_RNDN); break;
       }
     }
   }
 
  private:
   struct Var { mpfr_t x; };
-  std::vector<Var> a_, b_, c_;
+  std::vector<Var> a_, b_, c_, d_;
 };
 
 }  // namespace femc::bench

@@ -23,5 +23,5 @@ for k in 1 2 3; do
       --benchmark_min_time=0.2 --benchmark_out="$out/$b-$k.json" --benchmark_out_format=json >/dev/null
   done
 done
-/usr/bin/python3 scripts/bench-native-compare.py "$out"/release-1.json "$out"/native-1.json \
+python3 scripts/bench-native-compare.py "$out"/release-1.json "$out"/native-1.json \
   "$out"/release-2.json "$out"/native-2.json "$out"/release-3.json "$out"/native-3.json

@@ -102,6 +102,7 @@ class Results:
         self.dense_kernels = {}  # (kernel, shape) -> run (bench_dense_kernels.cpp)
         self.pairs = {}     # (bits, method, rank, shape) -> run (floor_pair.cpp)
         self.errors = []
+        self.times = {}     # benchmark name -> CPU seconds per iteration, every row that ran
         for b in data["benchmarks"]:
             if b.get("run_type", "iteration") != "iteration":
                 continue
@@ -110,6 +111,7 @@ class Results:
                 self.errors.append((b["name"], b.get("error_message", "")))
                 continue
             b["t"] = b["cpu_time"] * UNIT[b.get("time_unit", "ns")]
+            self.times[b["name"]] = b["t"]
             b["t_real"] = b["real_time"] * UNIT[b.get("time_unit", "ns")]
             kind = parts[0]
             if kind == "femc":
@@ -170,7 +172,13 @@ class Results:
 
 
 def ratio(a, b):
-    return a / b if a is not None and b is not None and b > 0 else None
+    """a / b of two positive times; None if either is missing or not positive."""
+    return a / b if a is not None and b is not None and a > 0 and b > 0 else None
+
+
+def met(measured, goal, kind):
+    """Whether a measured ratio meets a target of kind 'at_least' or 'at_most'."""
+    return measured >= goal if kind == "at_least" else measured <= goal
 
 
 def verdict_at_least(measured, required):
@@ -201,7 +209,7 @@ def header(r, args):
     else:
         commit = sh(["git", "rev-parse", "--short", "HEAD"])
         dirty = [line for line in sh(["git", "status", "--porcelain", "--untracked-files=no"]).splitlines()
-                 if not line.endswith(("reports/performance.json", "reports/performance.md"))]
+                 if not re.search(r"reports/performance(-run\d+)?\.(json|md)$", line)]
     model = "?"
     for line in sh(["lscpu"]).splitlines():
         if line.startswith("Model name:"):
@@ -238,7 +246,9 @@ def header(r, args):
         "**How to reproduce.** `make bench` (configures build/release with `-DFEMC_BUILD_BENCH=ON`, builds "
         "`femc_bench`, runs it with `OPENBLAS_NUM_THREADS=1` and writes this file). A subset: "
         "`build/release/bench/femc_bench --benchmark_filter='femc/double/cod/.*'`. "
-        "Then `python3 scripts/bench-report.py reports/performance.json reports/performance.md`.",
+        "Then `python3 scripts/bench-report.py reports/performance.json reports/performance.md "
+        "--repeat reports/performance-run2.json --repeat reports/performance-run3.json` (the repeats of the "
+        "target benchmarks that `make bench` also writes; without them, no repeat table).",
         "",
         "Times are CPU time per solve of the benchmark thread, one thread throughout. Each femc benchmark solves "
         "one fixed system repeatedly after one warm-up solve (rows marked † ran once, cold, because one solve "
@@ -270,8 +280,10 @@ def ratio_targets(r):
 
     def methods(scalar, rank, shape):
         """cod always (a missing run shows 'not measured'); cod+ws when this
-        run has it (older runs do not)."""
-        return ["cod"] + (["cod+ws"] if (scalar, "cod+ws", rank, shape) in r.femc else [])
+        run has it (older runs do not), as a solve row or a floor_pair/ row."""
+        has_ws = (scalar, "cod+ws", rank, shape) in r.femc or \
+            (BITS_OF.get(scalar), "cod+ws", rank, shape) in r.pairs
+        return ["cod"] + (["cod+ws"] if has_ws else [])
 
     def faster_than(ref_name, ref_time, shape, goal, wording):
         """One row per rank class and cod variant: ref_time(rank) ÷ the variant's time ≥ goal."""
@@ -361,25 +373,42 @@ def repeat_table(r, repeats):
            "; ".join(f"{i + 1} at {run.context.get('date', '?')}" for i, run in enumerate(runs)) + ".", "",
            "| target | " + " | ".join(f"run {i + 1}" for i in range(len(runs))) + " | min–max | spread | verdict |",
            "|---|" + "---|" * len(runs) + "---|---|---|"]
-    per_run = [ratio_targets(run) for run in runs]
-    for i, (label, _, _, goal, kind) in enumerate(per_run[0]):
-        values = [rows[i][2] if i < len(rows) and rows[i][0] == label else None for rows in per_run]
+    labels, per_run = targets_across(runs)
+    for label, (goal, kind) in labels.items():
+        values = [run.get(label) for run in per_run]
         measured = [v for v in values if v is not None]
+        cells = " | ".join(fmt_ratio(x) for x in values)
         if not measured:
+            out.append(f"| {label} | {cells} | — | — | not measured |")
             continue
         lo, hi = min(measured), max(measured)
-        met = sum(1 for v in measured if (v >= goal if kind == "at_least" else v <= goal))
-        if met == len(measured):
-            v = f"**met** in all {len(measured)} runs"
-        elif met == 0:
+        k = sum(1 for v in measured if met(v, goal, kind))
+        every = f"all {len(runs)} runs" if len(measured) == len(runs) else \
+            f"every measured run ({len(measured)} of {len(runs)})"
+        if k == len(measured):
+            v = f"**met** in {every}"
+        elif k == 0:
             worst, best = (goal / lo, goal / hi) if kind == "at_least" else (hi / goal, lo / goal)
-            v = f"**missed** in all {len(measured)} runs, by a factor {best:.2f}–{worst:.2f}"
+            v = f"**missed** in {every}, by a factor {best:.2f}–{worst:.2f}"
         else:
-            v = f"met in {met} of {len(measured)} runs: within noise of its threshold"
-        out.append(f"| {label} | " + " | ".join(fmt_ratio(x) for x in values) +
-                   f" | {fmt_ratio(lo)}–{fmt_ratio(hi)} | {hi / lo:.2f} | {v} |")
+            v = f"met in {k} of {len(measured)} measured runs: within noise of its threshold"
+        out.append(f"| {label} | {cells} | {fmt_ratio(lo)}–{fmt_ratio(hi)} | {hi / lo:.2f} | {v} |")
     out.append("")
     return out
+
+
+def targets_across(runs, extra=None):
+    """The targets of several runs matched by label: ({label: (goal, kind)} in
+    the order first seen, [{label: measured ratio} per run]). extra(r) adds
+    (label, ratio, goal, kind) rows of a caller's own."""
+    labels, per_run = {}, []
+    for run in runs:
+        rows = [(label, measured, goal, kind) for label, _, measured, goal, kind in ratio_targets(run)]
+        rows += extra(run) if extra else []
+        per_run.append({label: measured for label, measured, _, _ in rows})
+        for label, _, goal, kind in rows:
+            labels.setdefault(label, (goal, kind))
+    return labels, per_run
 
 
 def allocation_text(r, rows):
@@ -477,7 +506,7 @@ def optimizations():
             ""]
 
 
-def why_missed(r):
+def why_missed(r, repeated):
     def kernels_at(shape, solver, goal):
         k, a = r.kernel_sum(shape), r.ta(solver, "full", shape)
         if k is None or a is None:
@@ -497,8 +526,9 @@ def why_missed(r):
             "allocates and touches fresh matrices at every solve; the anchors, like `cod+ws`, preallocate.",
             "- **Noise.** cod and cod+ws differ only in storage (the same operations), yet their rows can "
             "differ by tens of percent in either direction: on this 2-core KVM guest the same benchmark moves "
-            "that much between runs minutes apart, even with the machine otherwise idle. The table "
-            "[Targets over repeated runs](#targets-over-repeated-runs) gives each ratio's spread.",
+            "that much between runs minutes apart, even with the machine otherwise idle"
+            + (". The table [Targets over repeated runs](#targets-over-repeated-runs) gives each ratio's spread."
+               if repeated else ": repeat `make bench` before quoting a ratio near its threshold."),
             "- **MPFR against its floor.** The floor counts the arithmetic at the unit costs of the table, "
             "which are measured on 512 cache-resident operands. cod's multiply-adds now run through the fused "
             "kernels on raw `mpfr_t` (mpfr_kernels.hpp; one `mpfr_fma` into its destination, no temporaries) "
@@ -507,9 +537,11 @@ def why_missed(r):
             "at 200×80 the factor L alone is 40 000 numbers, 2.6 MB with their limbs, far from cache. What remains above "
             "the floor was not broken down further. Plain `cod` also constructs every number of a fresh "
             "workspace at each solve (an `mpfr_init2` each). On this 2-core KVM guest the unit costs "
-            "themselves move by up to 2× between runs minutes apart, and the ratio with them: the targets read "
-            "the paired rows, which time the unit costs around each solve "
-            "([in pairs](#the-256-bit-target-measured-in-pairs)), and the repeat table gives their spread.",
+            "themselves move between runs (0.71–1.54× between adjacent runs of bench/README.md's -march=native comparison, whose two builds make the same MPFR calls), and the ratio with them"
+            + (": the targets read the paired rows, which time the unit costs around each solve "
+               "([in pairs](#the-256-bit-target-measured-in-pairs))" if r.pairs else
+               " (this run has no paired rows, bench/floor_pair.cpp)")
+            + (", and the repeat table gives their spread." if repeated else "."),
             "- **literal ÷ cod in double.** A ratio of two timings; where it lands within noise of 20× the "
             "verdict can flip between runs (the header's noise note).",
             ""]
@@ -643,16 +675,18 @@ def paired_floor_table(r):
         return []
     out = ["### The 256-bit target, measured in pairs", "",
            "Timed apart, the unit costs above and the solves of the table move independently on this shared "
-           "machine (between runs the unit costs alone moved by 0.71–1.54×, bench/README.md). "
+           "machine (the unit costs alone moved by 0.71–1.54× between adjacent runs of bench/README.md's -march=native comparison, whose two builds make the same MPFR calls). "
            "bench/floor_pair.cpp times the unit costs on the same cache-resident operands right before and "
-           "right after each solve, on the thread's CPU clock, over 4 solves; the floor is the counts above × "
+           "right after each solve, on the thread's CPU clock (solves per row: the iterations column); the floor is "
+           "the counts above × "
            "these costs, by the same formula. The targets read these rows.", "",
-           "| method | rank | add | mul | fma | div | sqrt | floor | solve | solve ÷ floor | unpaired ratio |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for (bits, method, rank, shape), b in sorted(r.pairs.items()):
+           "| method | rank | iterations | add | mul | fma | div | sqrt | floor | solve | solve ÷ floor | "
+           "unpaired ratio |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for (bits, method, rank, shape), b in r.pairs.items():
         t, f = r.paired(bits, method, rank, shape)
         apart = ratio(r.t(f"mpfr{bits}", method, rank, shape), r.floor(bits, base_method(method), rank, shape))
-        out.append(f"| {method} | {rank} | " + " | ".join(fmt_time(b[op]) for op in UNIT_OPS) +
+        out.append(f"| {method} | {rank} | {b['iterations']} | " + " | ".join(fmt_time(b[op]) for op in UNIT_OPS) +
                    f" | {fmt_time(f)} | {fmt_time(t)} | {fmt_ratio(ratio(t, f))} | {fmt_ratio(apart)} |")
     out.append("")
     return out
@@ -760,6 +794,16 @@ def fitted_exponent(points):
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx > 0 else None
 
 
+def scaling_targets(r):
+    """(label, dense cod ÷ sparse at N = 40 in double) per family, the target ≥ SCALING_SPEEDUP_TARGET."""
+    out = []
+    for family in SCALING_FAMILIES:
+        sp, cod = (r.scaling.get((family, "double", method, 40)) for method in ("sparse", "cod"))
+        out.append((f"dense cod ≥ {SCALING_SPEEDUP_TARGET:g}× slower than sparse, {family} N = 40 in double",
+                    ratio(cod and cod["t"], sp and sp["t"])))
+    return out
+
+
 def scaling_table(r):
     """The sparse solve against the size of a mechanism (bench/bench_sparse.cpp)."""
     if not r.scaling:
@@ -787,13 +831,11 @@ def scaling_table(r):
                 out.append(f"| {family} | {scalar} | {method} | " + " | ".join(cells) + " | " +
                            (f"{exp:.2f}{verdict}" if exp is not None else "—") + " |")
     out.append("")
-    for family, label in SCALING_FAMILIES.items():
-        sp = r.scaling.get((family, "double", "sparse", 40))
-        cod = r.scaling.get((family, "double", "cod", 40))
-        if sp and cod:
-            x = cod["t"] / sp["t"]
-            ok = "✓" if x >= SCALING_SPEEDUP_TARGET else "✗"
-            out.append(f"- {label}: at N = 40 in double sparse is {x:.0f}× faster than dense cod {ok}.")
+    for family, (_, x) in zip(SCALING_FAMILIES, scaling_targets(r)):
+        if x is not None:
+            ok = "✓" if met(x, SCALING_SPEEDUP_TARGET, "at_least") else "✗"
+            out.append(f"- {SCALING_FAMILIES[family]}: at N = 40 in double sparse is {x:.0f}× faster than dense "
+                       f"cod {ok}.")
     big = r.scaling.get(("a02", "double", "sparse", 1000))
     if big:
         out.append(f"- A02 at N = 1000 (n = {int(big['n'])}, m = {int(big['m'])}, nnz(A) = {int(big['nnz'])}): "
@@ -882,7 +924,7 @@ def main():
             return Results(json.load(f))
     r = load(args.json)
     repeats = [load(path) for path in args.repeat]
-    lines = header(r, args) + targets(r) + repeat_table(r, repeats) + optimizations() + why_missed(r) \
+    lines = header(r, args) + targets(r) + repeat_table(r, repeats) + optimizations() + why_missed(r, bool(repeats)) \
         + double_table(r) + kernel_table(r) + scalar_table(r) + floor_table(r) \
         + qd_table(r) + alloc_table(r) + scaling_table(r) + suitesparse_table(r) + restrictions(r)
     with open(args.out, "w") as f:

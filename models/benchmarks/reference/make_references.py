@@ -15,8 +15,6 @@ from the body coordinates:
 Run: python3 models/benchmarks/reference/make_references.py build/release/cli/femc [a03 a04 a05]
 (models/benchmarks/README.md says how the digits were checked).
 """
-import csv
-import io
 import os
 import subprocess
 import sys
@@ -36,7 +34,7 @@ def simulate(femc, model, dt, precision="128", tol="1e-30", t_end=None, stepper=
                           "--stepper", stepper, "--tol", tol, "--dt", dt] + extra,
                          check=True, capture_output=True, text=True).stdout
     table = out[:out.index("\n{")] if "\n{" in out else out
-    return list(csv.DictReader(io.StringIO(table)))
+    return reference_table.parse(table)
 
 
 def andrews_angles(row, d=""):

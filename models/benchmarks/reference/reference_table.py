@@ -6,6 +6,7 @@ formats it, and every value printed by mpmath to the stated number of
 significant digits (values below zero_below printed 0, for the zeros that
 the working precision leaves as round-off)."""
 import csv
+import io
 import os
 
 from mpmath import mp, mpf
@@ -27,7 +28,12 @@ def write(path, names, rows, digits, zero_below=None):
     print("wrote", os.path.relpath(path))
 
 
+def parse(text):
+    """femc simulate's CSV table, as text: a list of dicts by column name."""
+    return list(csv.DictReader(io.StringIO(text)))
+
+
 def read(path):
-    """A CSV as a list of dicts by column name (femc simulate's output)."""
+    """femc simulate's CSV table, from a file."""
     with open(path) as f:
-        return list(csv.DictReader(f))
+        return parse(f.read())
