@@ -506,6 +506,17 @@ def optimizations():
             ""]
 
 
+def fma_against_mul_add(r):
+    """What an fma costs against a mul + add in the paired rows (the floor
+    charges the cheaper, the kernels run fma): a sentence, or '' without them."""
+    x = [b["fma"] / (b["mul"] + b["add"]) for b in r.pairs.values()]
+    if not x:
+        return ""
+    return (f" In the paired rows an `mpfr_fma` costs {min(x):.2f}–{max(x):.2f}× a `mpfr_mul` + `mpfr_add` on "
+            "operands of comparable magnitude, so where fma is the dearer the floor charges mul + add while the "
+            "kernels run fma (one rounding instead of two).")
+
+
 def why_missed(r, repeated):
     def kernels_at(shape, solver, goal):
         k, a = r.kernel_sum(shape), r.ta(solver, "full", shape)
@@ -534,8 +545,8 @@ def why_missed(r, repeated):
             "kernels on raw `mpfr_t` (mpfr_kernels.hpp; one `mpfr_fma` into its destination, no temporaries) "
             "except in the Cholesky factorization of M, Eigen's blocked one, whose products make a temporary "
             "per fma; the O(n) and O(nm) vector work of the solves still goes through mpreal's operators; and "
-            "at 200×80 the factor L alone is 40 000 numbers, 2.6 MB with their limbs, far from cache. What remains above "
-            "the floor was not broken down further. Plain `cod` also constructs every number of a fresh "
+            "at 200×80 the factor L alone is 40 000 numbers, 2.6 MB with their limbs, far from cache."
+            + fma_against_mul_add(r) + " What remains above the floor was not broken down further. Plain `cod` also constructs every number of a fresh "
             "workspace at each solve (an `mpfr_init2` each). On this 2-core KVM guest the unit costs "
             "themselves move between runs (0.71–1.54× between adjacent runs of bench/README.md's -march=native comparison, whose two builds make the same MPFR calls), and the ratio with them"
             + (": the targets read the paired rows, which time the unit costs around each solve "
