@@ -75,11 +75,13 @@ struct LimbPoolScope {
 // Solves into one Solution through one workspace, alternating between a and
 // b (the same system for cod+ws-fixedM), after a warm-up of two rounds (see
 // tests/test_workspace.cpp). Returns the rank of the last solve.
+inline constexpr int kWorkspaceWarmupRounds = 2;  // rounds of (a, b) before a workspace row is timed
+
 template <class S>
 Index time_workspace_solves(benchmark::State& st, const System<S>& a, const System<S>& b, const Options<S>& opt) {
   Workspace<S> ws;
   Solution<S> sol;
-  for (int round = 0; round < 2; ++round) {
+  for (int round = 0; round < kWorkspaceWarmupRounds; ++round) {
     solve(a, opt, sol, ws);
     solve(b, opt, sol, ws);
   }

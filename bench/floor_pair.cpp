@@ -75,7 +75,8 @@ void paired(benchmark::State& st, bool workspace, RankClass rc) {
     benchmark::DoNotOptimize(sol.qdd.data());
   };
   try {
-    for (int k = 0; k < (workspace ? 4 : 1); ++k) solve_once();  // the warm-ups of femc_case.hpp
+    // The warm-ups of femc_case.hpp: rounds of both systems for cod+ws, one solve for cod.
+    for (int k = 0; k < (workspace ? 2 * kWorkspaceWarmupRounds : 1); ++k) solve_once();
     std::array<double, std::size(kOps)> costs{};
     double solve_seconds = 0;
     long solves = 0;

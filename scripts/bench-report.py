@@ -22,6 +22,9 @@ SHAPES = ["10x4", "50x20", "200x80", "1000x400"]
 RANKS = ["full", "deficient"]
 DENSE_KERNELS = ("dpotrf", "dtrsm", "dgeqp3", "dgeqrf")  # bench/bench_dense_kernels.cpp
 UNIT_OPS = ("add", "mul", "fma", "div", "sqrt")  # the operations the floor charges (bench/mpfr_operands.hpp)
+# How much MPFR's unit costs moved between runs, measured (bench/README.md).
+UNIT_COST_DRIFT = ("0.71–1.54× between adjacent runs of bench/README.md's -march=native comparison, whose two "
+                   "builds make the same MPFR calls")
 
 
 def listed_methods():
@@ -185,7 +188,7 @@ def verdict_at_least(measured, required):
     """For 'ratio ≥ required'."""
     if measured is None:
         return "not measured"
-    if measured >= required:
+    if met(measured, required, "at_least"):
         return f"**met** ({measured / required:.2f}× the required ratio)"
     return f"**missed** by a factor {required / measured:.2f}"
 
@@ -194,7 +197,7 @@ def verdict_at_most(measured, limit):
     """For 'ratio ≤ limit'."""
     if measured is None:
         return "not measured"
-    if measured <= limit:
+    if met(measured, limit, "at_most"):
         return f"**met** ({limit / measured:.2f}× margin)"
     return f"**missed** by a factor {measured / limit:.2f}"
 
@@ -548,7 +551,7 @@ def why_missed(r, repeated):
             "at 200×80 the factor L alone is 40 000 numbers, 2.6 MB with their limbs, far from cache."
             + fma_against_mul_add(r) + " What remains above the floor was not broken down further. Plain `cod` also constructs every number of a fresh "
             "workspace at each solve (an `mpfr_init2` each). On this 2-core KVM guest the unit costs "
-            "themselves move between runs (0.71–1.54× between adjacent runs of bench/README.md's -march=native comparison, whose two builds make the same MPFR calls), and the ratio with them"
+            f"themselves move between runs ({UNIT_COST_DRIFT}), and the ratio with them"
             + (": the targets read the paired rows, which time the unit costs around each solve "
                "([in pairs](#the-256-bit-target-measured-in-pairs))" if r.pairs else
                " (this run has no paired rows, bench/floor_pair.cpp)")
@@ -686,7 +689,7 @@ def paired_floor_table(r):
         return []
     out = ["### The 256-bit target, measured in pairs", "",
            "Timed apart, the unit costs above and the solves of the table move independently on this shared "
-           "machine (the unit costs alone moved by 0.71–1.54× between adjacent runs of bench/README.md's -march=native comparison, whose two builds make the same MPFR calls). "
+           f"machine (the unit costs alone moved by {UNIT_COST_DRIFT}). "
            "bench/floor_pair.cpp times the unit costs on the same cache-resident operands right before and "
            "right after each solve, on the thread's CPU clock (solves per row: the iterations column); the floor is "
            "the counts above × "
