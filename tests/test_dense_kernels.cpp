@@ -5,12 +5,14 @@
 //   error analysis (Higham, Accuracy and Stability of Numerical Algorithms,
 //   2nd ed.), checked with the residual formed in long double from the
 //   computed factors; the slack is printed.
-// - the other types: the same numbers as Eigen's LLT and ColPivHouseholderQR,
-//   bit for bit (the algorithms are Eigen's, run in femc's storage).
-// - MPFR: the factor is Eigen's LLT bit for bit; the triangular solves and the
-//   reflector applications are femc's fused kernels (mpfr_kernels.hpp), held
-//   to the same backward-error bounds as double's, with the residual formed
-//   at twice the working precision. The pivoting follows Eigen's.
+// - the other types but MPFR: the same numbers as Eigen's LLT and
+//   ColPivHouseholderQR, bit for bit (the algorithms are Eigen's, run in
+//   femc's storage).
+// - MPFR: the Cholesky factorization, the triangular solves and the
+//   reflector applications are femc's kernels on raw mpfr_t
+//   (mpfr_kernels.hpp), held to the same backward-error bounds as double's,
+//   with the residual formed at twice the working precision. The pivoting
+//   follows Eigen's.
 // - a user's OpenBLAS thread count changes no rounding of a cod solve large
 //   enough for OpenBLAS to split (1000 × 400): the kernels run it on one.
 #include <cblas.h>
@@ -80,10 +82,10 @@ TEST(DenseCholesky, RefusesAnIndefiniteMatrix_double) {
   EXPECT_FALSE(chol.compute(M));
 }
 
-// Eigen's llt_inplace in femc's storage is Eigen::LLT, bit for bit; so is
-// the triangular solve, except under MPFR (femc's kernel: see below).
-template <class S>
-void matches_eigens_llt() {
+// Eigen's llt_inplace in femc's storage is Eigen::LLT, bit for bit, and so
+// is the triangular solve (MPFR runs femc's kernels instead: see below).
+TEST(DenseCholesky, IsEigensLltBitForBit_longdouble) {
+  using S = long double;
   test::SystemGenerator gen(3);
   for (Index n : {1, 5, 40}) {
     const Matrix<S> M = test::convert<S>(gen.spd(n));
@@ -91,19 +93,12 @@ void matches_eigens_llt() {
     ASSERT_TRUE(chol.compute(M));
     const Eigen::LLT<Matrix<S>> llt(M);
     EXPECT_TRUE(Matrix<S>(chol.matrixL()) == Matrix<S>(llt.matrixL())) << n;
-    if constexpr (!std::is_same_v<S, mpfr_real>) {
-      Matrix<S> X = test::convert<S>(gen.integer_matrix(n, 3));
-      Matrix<S> Y = X;
-      chol.solve_L_in_place(X);
-      llt.matrixL().solveInPlace(Y);
-      EXPECT_TRUE(X == Y) << n;
-    }
+    Matrix<S> X = test::convert<S>(gen.integer_matrix(n, 3));
+    Matrix<S> Y = X;
+    chol.solve_L_in_place(X);
+    llt.matrixL().solveInPlace(Y);
+    EXPECT_TRUE(X == Y) << n;
   }
-}
-TEST(DenseCholesky, IsEigensLltBitForBit_longdouble) { matches_eigens_llt<long double>(); }
-TEST(DenseCholesky, IsEigensLltBitForBit_mpfr256) {
-  MpfrPrecision bits(256);
-  matches_eigens_llt<mpfr_real>();
 }
 
 // MPFR at 256 bits, with residuals formed at 512.
@@ -124,6 +119,46 @@ double worst_ratio(const Mp& residual, const Mp& bound) {
     if (r > 0) worst = std::max(worst, mpfr_real(r / bound.data()[k]));
   }
   return worst.toDouble();
+}
+
+// Higham Thm 10.3 under MPFR (mpfr_kernels::cholesky_lower_in_place): the
+// computed factor satisfies L Lᵀ = M + ΔM with |ΔM| ≤ γ_{n+1}|L||Lᵀ|
+// entrywise, the residual formed at 512 bits. The check can fail: one entry
+// of L moved by a relative 10⁻⁶⁰ (2⁻¹⁹⁹) breaks the bound. An indefinite M
+// and a NaN are refused, as dpotrf refuses them in double.
+TEST(MpfrKernels, CholeskyWithinGammaNPlus1_mpfr256) {
+  for (Index n : {1, 7, 64, 200}) {
+    Mp M(0, 0), L(0, 0);
+    {
+      MpfrPrecision bits(kBits);
+      M = mp_of(spd(n, 500 + unsigned(n)));
+      DenseCholesky<mpfr_real> chol;
+      ASSERT_TRUE(chol.compute(M)) << n;
+      L = chol.matrixL();
+    }
+    const mpfr_real g = [&] { MpfrPrecision b(kBits); return gamma<mpfr_real>(n + 1); }();
+    MpfrPrecision bits(kWideBits);
+    const Mp Mw = widened(M);
+    const auto reaches = [&](const Mp& F) {
+      const Mp absF = F.cwiseAbs();
+      return worst_ratio(Mp(F * F.transpose() - Mw), Mp(absF * absF.transpose()) * g);
+    };
+    const double worst = reaches(widened(L));
+    EXPECT_LE(worst, 1.0) << "n = " << n;
+    std::printf("n = %ld: |M − LLᵀ| reaches %.3g of γ_{n+1}|L||Lᵀ| (slack %.3g)\n", long(n), worst, 1 / worst);
+    if (n == 64) {
+      Mp Lbad = widened(L);
+      Lbad(40, 20) *= 1 + mpfr_real("1e-60");
+      EXPECT_GT(reaches(Lbad), 1.0);
+    }
+  }
+  MpfrPrecision bits(kBits);
+  Mp M = mp_of(spd(20, 7));
+  DenseCholesky<mpfr_real> chol;
+  M(13, 13) = -1;
+  EXPECT_FALSE(chol.compute(M));
+  M(13, 13) = mpfr_real().setNan();
+  EXPECT_FALSE(chol.compute(M));
 }
 
 // Higham Thm 8.5: the computed x of L x = b satisfies (L + ΔL) x = b with

@@ -152,12 +152,14 @@ TEST(Workspace, AFailedFactorOfMThrowsEvenUnderAssumeValid) {
 // The condition estimate of the workspace (spd_rcond) is Eigen's
 // LLT::rcond() computed with the workspace's vectors: the same number from
 // the same factor's solves. The workspace's own factor (DenseCholesky) is
-// Eigen's at every type but double, so there its estimate is LLT's too; in
-// double the factor is LAPACK's and rounds differently. Under MPFR the factor
-// is Eigen's but its triangular solves are femc's fused kernels
-// (mpfr_kernels.hpp), which round differently: the estimate ‖M⁻¹x‖₁ then
-// agrees to the solves' forward error, within 2·κ₁(M)·γ_{2n} relative
-// (two solves of backward error γ_n each, Higham Thm 8.5).
+// Eigen's at every type but double and MPFR, so there its estimate is LLT's
+// too; in double the factor is LAPACK's and rounds differently. Under MPFR
+// the factor and its solves are femc's kernels (mpfr_kernels.hpp), which
+// round differently: the estimate ‖M⁻¹x‖₁ then agrees to the solves' forward
+// error. Each computed solve satisfies (M + ΔM)x̂ = b with
+// |ΔM| ≤ γ_{3n+1}|L||Lᵀ| (Higham Thm 10.4), and (|L||Lᵀ|)_ij ≤ √(m_ii m_jj)
+// (Cauchy–Schwarz on L's rows), so ‖ΔM‖₁ ≤ n·γ_{3n+1}‖M‖₁: the two
+// estimates differ by at most 2·n·κ₁(M)·γ_{3n+1} relative.
 template <class S>
 void rcond_matches_eigen() {
   test::SystemGenerator gen(11);
@@ -175,9 +177,9 @@ void rcond_matches_eigen() {
       if constexpr (std::is_same_v<S, mpfr_real>) {
         using std::abs;
         const S kappa = 1 / eigens;
-        const S bound = 2 * kappa * test::gamma<S>(2 * n) * eigens;  // relative 2κγ_{2n}, on rcond = 1/κ
+        const S bound = 2 * S(n) * kappa * test::gamma<S>(3 * n + 1) * eigens;  // relative, on rcond = 1/κ
         EXPECT_LE(abs(ours - eigens), bound) << "n = " << n << ", the workspace's factor";
-        std::printf("n = %ld: |Δrcond| reaches %.3g of 2κγ_{2n}·rcond\n", long(n),
+        std::printf("n = %ld: |Δrcond| reaches %.3g of 2nκγ_{3n+1}·rcond\n", long(n),
                     mpfr_real(abs(ours - eigens) / bound).toDouble());
       } else {
         EXPECT_TRUE(ours == eigens) << "n = " << n << ", the workspace's factor";

@@ -14,7 +14,7 @@
 // hides the pivoted-QR diagonal, which the diagnostics report. The two QRs
 // are householder_qr.hpp's: LAPACK's blocked ones in double.
 //
-// Under MPFR the reflectors are applied by mpfr_kernels.hpp's fused kernel.
+// Under MPFR the reflectors are applied by mpfr_kernels.hpp's kernel.
 // Storage is reused: computing a decomposition of the shape of the previous
 // one, and the *_into solves, allocate nothing (the workspace of the fast
 // path, methods/cod.hpp). The scratch vectors are members, so one
@@ -162,7 +162,7 @@ class CompleteOrthogonal {
     basis_work_.resize(n_ - r);
     for (Index i = r - 1; i >= 0; --i)  // Z = H₀H₁…H_{r−1}: H_{r−1} first
       apply_householder_on_the_left(basis_.bottomRows(n_ - i), rz_.col(i).tail(n_ - i - 1), rz_h_(i),
-                                    basis_work_.data());
+                                    basis_work_.data(), reflector_scratch_);
     const auto& ind = qr_.permutation();
     for (Index i = 0; i < n_; ++i) N.row(ind(i)) = basis_.row(i);
   }
@@ -197,23 +197,13 @@ class CompleteOrthogonal {
   // Hᵢ = I − τᵢvᵢvᵢᵀ, vᵢ = [0…0 1 V(i+1:, i)], stored below V's diagonal as
   // Eigen's QR stores them. Eigen's HouseholderSequence does the same but
   // makes a temporary vector per reflector when it is applied to a vector.
-  // Under MPFR each reflector is mpfr_kernels.hpp's fused one.
   template <class V, class H>
   void apply_reflectors(const V& vectors, const H& tau, Index k, Vector<S>& x, bool transposed) const {
     const Index rows = vectors.rows();
     for (Index step = 0; step < k; ++step) {
       const Index i = transposed ? step : k - 1 - step;
-      const auto essential = vectors.col(i).tail(rows - i - 1);
-      if constexpr (std::is_same_v<S, mpfr_real>) {
-        mpfr_kernels::apply_reflector_on_the_left(x.segment(i, rows - i), essential, tau(i), reflector_scratch_);
-        continue;
-      }
-      auto bottom = x.tail(rows - i - 1);
-      S w = essential.dot(bottom);
-      w += x(i);
-      w *= tau(i);  // τ(vᵀx)
-      x(i) -= w;
-      bottom -= w * essential;
+      apply_householder_to_vector(x.segment(i, rows - i), vectors.col(i).tail(rows - i - 1), tau(i),
+                                  reflector_scratch_);
     }
   }
 
@@ -245,7 +235,7 @@ class CompleteOrthogonal {
   mutable Vector<S> t_m_, t_n_;  // solve scratch
   mutable Matrix<S> basis_;       // null_space_basis_into's Z [0; I]
   mutable Vector<S> basis_work_;  // and its reflectors' scratch
-  mutable S reflector_scratch_;   // apply_reflectors' under MPFR
+  mutable mpfr_kernels::ScratchFor<S> reflector_scratch_;  // the reflectors' under MPFR
 };
 
 }  // namespace femc

@@ -4,16 +4,16 @@
 // columns at once, v ← M⁻¹v, and κ₁(M) by Hager's estimator
 // (cholesky_condition.hpp).
 //
-// double runs LAPACK's blocked dpotrf, dtrsm and dtrmm (lapack.hpp); the
-// other types run what Eigen::LLT and L.solveInPlace(X) run, operation for
-// operation (Eigen's blocked llt_inplace and triangular_solve_matrix), with
-// the triangular solve's packing buffers kept here: Eigen allocates them at
-// each call once they pass its 128 KB stack limit (at 200×80 in double),
-// and under MPFR it also constructs every number in them at each call.
-// Under MPFR the triangular solves are mpfr_kernels.hpp's fused ones, with a
-// member scratch number: one object must not solve from two threads at once.
-// Their LᵀX is a triangular matrix–vector product per column, into a kept
-// vector (Eigen's blocked product allocates as its solve does).
+// double runs LAPACK's blocked dpotrf, dtrsm and dtrmm (lapack.hpp). MPFR
+// runs mpfr_kernels.hpp's factorization and triangular solves on the raw
+// mpfr_t, with member scratch numbers: one object must not solve from two
+// threads at once. The other types run what Eigen::LLT and L.solveInPlace(X)
+// run, operation for operation (Eigen's blocked llt_inplace and
+// triangular_solve_matrix), with the triangular solve's packing buffers kept
+// here: Eigen allocates them at each call once they pass its 128 KB stack
+// limit. All but double take LᵀX as a triangular matrix–vector product per
+// column, into a kept vector (Eigen's blocked product allocates as its solve
+// does).
 // Storage is reused: a factorization or solve of the shape of the previous
 // one allocates nothing.
 #include <Eigen/Cholesky>
@@ -35,6 +35,8 @@ class DenseCholesky {
     L_ = M;
     if constexpr (std::is_same_v<S, double>)
       ok_ = lapack::cholesky_lower_in_place(L_);
+    else if constexpr (std::is_same_v<S, mpfr_real>)
+      ok_ = mpfr_kernels::cholesky_lower_in_place(L_, scratch_);
     else
       ok_ = Eigen::internal::llt_inplace<S, Eigen::Lower>::blocked(L_) == -1;
     return ok_;
@@ -75,7 +77,7 @@ class DenseCholesky {
   }
 
   // X ← L⁻¹X.
-  void solve_L_in_place(Matrix<S>& X) {
+  void solve_L_in_place(Matrix<S>& X) const {
     const Index size = X.rows(), others = X.cols();
     if (size == 0 || others == 0) return;
     if constexpr (std::is_same_v<S, double>) {
@@ -120,9 +122,9 @@ class DenseCholesky {
   Matrix<S> L_;  // L on and below the diagonal
   bool ok_ = false;
   Vector<S> column_;  // LᵀX's scratch (all types but double)
-  mutable S scratch_;  // the MPFR kernels'
-  std::unique_ptr<Blocking> blocking_;
-  Index blocking_rows_ = -1, blocking_cols_ = -1;
+  mutable mpfr_kernels::ScratchFor<S> scratch_;  // the MPFR kernels'
+  mutable std::unique_ptr<Blocking> blocking_;  // solve_L_in_place's packing buffers (other types)
+  mutable Index blocking_rows_ = -1, blocking_cols_ = -1;
 };
 
 }  // namespace femc

@@ -11,8 +11,7 @@
 // types run Eigen's unblocked algorithms (ColPivHouseholderQR's, with its
 // norm downdating, and householder_qr_inplace_unblocked's), written out here
 // so that each reflector is applied by apply_householder_on_the_left: Eigen's
-// applyHouseholderOnTheLeft, or under MPFR the fused kernel of
-// mpfr_kernels.hpp. Storage is reused: a factorization of the shape of the
+// applyHouseholderOnTheLeft, or under MPFR the kernel of mpfr_kernels.hpp. Storage is reused: a factorization of the shape of the
 // previous one allocates nothing.
 #include <Eigen/Householder>
 #include <algorithm>
@@ -25,13 +24,33 @@
 namespace femc {
 
 // X ← H X for H = I − τvvᵀ, v = [1; essential]; temp holds X.cols() numbers
-// of scratch (Eigen's convention; the MPFR kernel uses the first).
+// of scratch (Eigen's convention), the MPFR kernel its own scratch instead.
 template <class S, class Block, class Essential>
-void apply_householder_on_the_left(Block&& X, const Essential& essential, const S& tau, S* temp) {
+void apply_householder_on_the_left(Block&& X, const Essential& essential, const S& tau, S* temp,
+                                   mpfr_kernels::ScratchFor<S>& scratch) {
   if constexpr (std::is_same_v<S, mpfr_real>)
-    mpfr_kernels::apply_reflector_on_the_left(X, essential, tau, *temp);
+    mpfr_kernels::apply_reflector_on_the_left(X, essential, tau, scratch);
   else
     X.applyHouseholderOnTheLeft(essential, tau, temp);
+}
+
+// x ← H x for one vector x (of essential.size() + 1 entries): w = τ(vᵀx),
+// then x ← x − w v, with no temporary vector (Eigen's HouseholderSequence
+// makes one per reflector on a vector); under MPFR the kernel of
+// mpfr_kernels.hpp.
+template <class S, class Segment, class Essential>
+void apply_householder_to_vector(Segment&& x, const Essential& essential, const S& tau,
+                                 mpfr_kernels::ScratchFor<S>& scratch) {
+  if constexpr (std::is_same_v<S, mpfr_real>) {
+    mpfr_kernels::apply_reflector_on_the_left(x, essential, tau, scratch);
+  } else {
+    auto bottom = x.tail(x.size() - 1);
+    S w = essential.dot(bottom);
+    w += x(0);
+    w *= tau;  // τ(vᵀx)
+    x(0) -= w;
+    bottom -= w * essential;
+  }
 }
 
 template <class S>
@@ -80,7 +99,7 @@ class PivotedHouseholderQR {
       qr_.col(k).tail(rows - k).makeHouseholderInPlace(tau_(k), beta);
       qr_(k, k) = beta;
       apply_householder_on_the_left(qr_.bottomRightCorner(rows - k, cols - k - 1), qr_.col(k).tail(rows - k - 1),
-                                    tau_(k), &temp_(k + 1 < cols ? k + 1 : 0));
+                                    tau_(k), &temp_(k + 1 < cols ? k + 1 : 0), scratch_);
       for (Index j = k + 1; j < cols; ++j) {
         if (norms_updated_(j) == S(0)) continue;
         S t = abs(qr_(k, j)) / norms_updated_(j);
@@ -101,6 +120,7 @@ class PivotedHouseholderQR {
   Vector<S> tau_;
   Eigen::VectorXi perm_;
   Vector<S> temp_, norms_updated_, norms_direct_;  // all types but double
+  mpfr_kernels::ScratchFor<S> scratch_;            // MPFR's
   std::vector<int> jpvt_;                          // double: dgeqp3's
   std::vector<double> work_;
 };
@@ -121,14 +141,15 @@ class HouseholderQRInPlace {
         X.col(k).tail(rows - k).makeHouseholderInPlace(tau(k), beta);
         X(k, k) = beta;
         apply_householder_on_the_left(X.bottomRightCorner(rows - k, cols - k - 1), X.col(k).tail(rows - k - 1),
-                                      tau(k), &temp_(k + 1 < cols ? k + 1 : 0));
+                                      tau(k), &temp_(k + 1 < cols ? k + 1 : 0), scratch_);
       }
     }
   }
 
  private:
-  Vector<S> temp_;            // the reflectors' scratch
-  std::vector<double> work_;  // LAPACK's
+  Vector<S> temp_;                       // the reflectors' scratch
+  mpfr_kernels::ScratchFor<S> scratch_;  // MPFR's
+  std::vector<double> work_;             // LAPACK's
 };
 
 }  // namespace femc

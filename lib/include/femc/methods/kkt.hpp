@@ -37,6 +37,8 @@ class KktWorkspace : public MethodWorkspace<S> {
   void solve(const System<S>& sys, const Options<S>& opt, Solution<S>& sol);
 
  private:
+  void solve_gram_in_place(Vector<S>& x) const;
+
   using MethodWorkspace<S>::mass_;
   using MethodWorkspace<S>::weight_;
   Matrix<S> Y_, G_;  // Y = L⁻¹Aᵀ, G = YᵀY

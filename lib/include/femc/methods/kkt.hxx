@@ -54,15 +54,12 @@ void KktWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
                                  : "tolerance " + format_short(rank.tol)) +
                         "); use cod, nullspace or literal");
     }
-    // One vector at a time and in place: LDLT::solveInPlace copies, and a
-    // two-column solve packs blocks of G's factor, which Eigen allocates
-    // once they pass its stack limit (at m = 80 under MPFR 256).
     sol.lambda = sys.b;
     sol.lambda.noalias() -= sys.A * a_;
-    ldlt_._solve_impl(sol.lambda, sol.lambda);  // λ = (A M⁻¹Aᵀ)⁻¹(b − A a), 004 (23)
+    solve_gram_in_place(sol.lambda);  // λ = (A M⁻¹Aᵀ)⁻¹(b − A a), 004 (23)
     nu_.resize(m);
     nu_.noalias() = sys.A * aC_;
-    ldlt_._solve_impl(nu_, nu_);                // ν = (A M⁻¹Aᵀ)⁻¹A M⁻¹C
+    solve_gram_in_place(nu_);         // ν = (A M⁻¹Aᵀ)⁻¹A M⁻¹C
     sol.QN.noalias() = sys.A.transpose() * sol.lambda;
     sol.QW.noalias() -= sys.A.transpose() * nu_;
   } else {
@@ -81,6 +78,21 @@ void KktWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Solutio
   sol.diagnostics.kappa_B = rank.rank > 0 ? S(rank.largest / rank.smallest_kept) : S(1);
   sol.diagnostics.warnings.clear();
   sol.diagnostics.notes.clear();
+}
+
+// x ← G⁻¹x = Pᵀ L⁻ᵀ D⁻¹ L⁻¹ P x from G's pivoted LDLᵀ, in place and one
+// vector at a time: LDLT::solve returns a new vector, LDLT::solveInPlace
+// copies, and a two-column solve packs blocks of G's factor, which Eigen
+// allocates once they pass its stack limit (at m = 80 under MPFR 256). These
+// are the steps of LDLT's own solve; its pseudo-inverse of a zero pivot is
+// not needed, as solve() refused a G of deficient rank before.
+template <class S>
+void KktWorkspace<S>::solve_gram_in_place(Vector<S>& x) const {
+  x = ldlt_.transpositionsP() * x;
+  ldlt_.matrixL().solveInPlace(x);
+  x.array() /= ldlt_.vectorD().array();
+  ldlt_.matrixU().solveInPlace(x);
+  x = ldlt_.transpositionsP().transpose() * x;
 }
 
 template <class S>
