@@ -16,6 +16,17 @@
 // M alternating, the limb pool). Counters: solve (seconds per solve) and
 // add, mul, fma, div, sqrt (seconds per operation, the mean of the samples
 // around the solves).
+//
+// floor_pair/256/cholesky/<n>: mpfr_kernels' Cholesky factorization alone,
+// of the benchmark's M at n = 50 (its 2500 numbers and their limbs, 0.16 MB,
+// stay in cache) and at n = 200 (2.6 MB, cod's M at 200×80), with the same
+// unit costs around it. The kernel is all MPFR calls, so its time over its
+// own floor is what MPFR's arithmetic costs on a factorization's operands
+// against the unit-cost operands, and the two sizes tell the working set's
+// share of that. Counters: solve (seconds per factorization), the unit
+// costs, and the kernel's operation counts: pairs (a mul and a sub:
+// (n³ − n)/6, less the n − j that an exact zero L(j, k) skips), divs
+// (n(n − 1)/2) and sqrts (n).
 #include "mpfr_operands.hpp"  // first: mpreal.h before mpfr.h
 
 #include <time.h>
@@ -25,6 +36,7 @@
 #include <iterator>
 #include <string>
 
+#include "femc/decomposition/mpfr_kernels.hpp"
 #include "femc_case.hpp"
 
 namespace femc::bench {
@@ -96,9 +108,52 @@ void paired(benchmark::State& st, bool workspace, RankClass rc) {
   }
 }
 
+// The kernel's factorization of the n×n M of the benchmark problems, timed
+// between unit-cost samples as the solves are.
+void cholesky_paired(benchmark::State& st, Index n) {
+  Operands ops(kBits);
+  MpfrPrecision guard(kBits);
+  const Shape shape = n == kShapes[1].n ? kShapes[1] : kShapes[2];
+  const Matrix<mpfr_real> M = problem_as<mpfr_real>(shape, RankClass::Full).M;
+  Matrix<mpfr_real> L = M;
+  mpfr_kernels::Scratch scratch;
+  std::array<double, std::size(kOps)> costs{};
+  double seconds = 0;
+  long runs = 0;
+  for (auto _ : st) {
+    L = M;
+    sample_unit_costs(ops, costs);
+    const double t0 = thread_seconds();
+    const bool ok = mpfr_kernels::cholesky_lower_in_place(L, scratch);
+    seconds += thread_seconds() - t0;
+    sample_unit_costs(ops, costs);
+    ++runs;
+    if (!ok) {
+      st.SkipWithError("M not positive definite");
+      return;
+    }
+  }
+  st.counters["solve"] = seconds / double(runs);
+  for (std::size_t k = 0; k < std::size(kOps); ++k) st.counters[name(kOps[k])] = costs[k] / (2.0 * double(runs));
+  const double d = double(n);
+  double skipped = 0;
+  for (Index k = 0; k < n; ++k)
+    for (Index j = k + 1; j < n; ++j)
+      if (mpfr_zero_p(L(j, k).mpfr_srcptr())) skipped += d - double(j);
+  st.counters["pairs"] = (d * d * d - d) / 6 - skipped;
+  st.counters["divs"] = d * (d - 1) / 2;
+  st.counters["sqrts"] = d;
+}
+
 }  // namespace
 
 void register_floor_pairs() {
+  for (const Shape& shape : {kShapes[1], kShapes[2]}) {
+    const std::string n = "floor_pair/" + std::to_string(kBits) + "/cholesky/" + std::to_string(shape.n);
+    benchmark::RegisterBenchmark(n.c_str(), [=](benchmark::State& st) { cholesky_paired(st, shape.n); })
+        ->Iterations(shape.n == kShapes[1].n ? 40 : kSolves)
+        ->Unit(benchmark::kMillisecond);
+  }
   for (RankClass rc : {RankClass::Full, RankClass::Deficient})
     for (bool workspace : {false, true}) {
       const std::string n = "floor_pair/" + std::to_string(kBits) + "/cod" + (workspace ? "+ws" : "") + "/" +

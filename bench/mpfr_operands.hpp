@@ -4,6 +4,16 @@
 // and magnitude, as the entries of a factorization are, few enough to stay
 // in cache. mpfr_ops.cpp times each operation alone (the unit costs of the
 // multiprecision floor); floor_pair.cpp times them around each solve.
+//
+// Each run visits the operands in an order of its own. MPFR branches on its
+// operands (signs, exponent differences, carries, normalization), and a
+// sequence of a few hundred operations repeated run after run is learnt by
+// the branch predictor, which no solve's sequence is: the same mul + sub on
+// the same operands costs about 1.4× more with the order changed at every
+// run than repeated (bench/README.md, "The floor's unit costs"), and
+// mpfr_kernels' Cholesky factorization costs per multiply-add what the
+// changing order costs. Order::Repeated keeps one order, for that
+// comparison.
 // mpreal.h first: it includes mpfr.h with MPFR's function-like macros off.
 #include "femc/scalar/mpfr.hpp"
 
@@ -15,6 +25,18 @@
 namespace femc::bench {
 
 inline constexpr int kN = 512;  // operands per run(): a few cache-resident rows
+
+// Operand k of run r, 0 ≤ k < kN: an arithmetic progression modulo kN with
+// an odd stride (so a permutation, kN being a power of two), stride and
+// start changing from run to run; 256 strides × 512 starts before a pair
+// repeats.
+inline int visit(unsigned run, int k) {
+  static_assert((kN & (kN - 1)) == 0, "kN must be a power of two");
+  const unsigned stride = 2 * ((run * 37u) % (kN / 2)) + 1, start = (run * 97u) % kN;
+  return int((start + unsigned(k) * stride) % kN);
+}
+
+enum class Order { Changing, Repeated };
 
 enum class Op { Add, Mul, Fma, Div, Sqrt };
 inline constexpr Op kOps[] = {Op::Add, Op::Mul, Op::Fma, Op::Div, Op::Sqrt};
@@ -32,7 +54,7 @@ inline const char* name(Op op) {
 
 class Operands {
  public:
-  explicit Operands(long bits) : a_(kN), b_(kN), c_(kN), d_(kN) {
+  explicit Operands(long bits, Order order = Order::Changing) : order_(order), a_(kN), b_(kN), c_(kN), d_(kN) {
     gmp_randstate_t rs;
     gmp_randinit_default(rs);
     gmp_randseed_ui(rs, 12345);
@@ -58,9 +80,11 @@ class Operands {
 
   // kN operations op, each into d[i] from the fixed a, b (and c, the addend
   // of fma): every run, and every kind, sees the same operands whatever ran
-  // before.
+  // before, in the run's order.
   void run(Op op) {
-    for (int i = 0; i < kN; ++i) {
+    const unsigned r = order_ == Order::Changing ? runs_++ : 0;
+    for (int k = 0; k < kN; ++k) {
+      const int i = visit(r, k);
       mpfr_ptr d = d_[i].x;
       mpfr_srcptr a = a_[i].x, b = b_[(i + 1) % kN].x, c = c_[i].x;
       switch (op) {
@@ -75,6 +99,8 @@ class Operands {
 
  private:
   struct Var { mpfr_t x; };
+  Order order_;
+  unsigned runs_ = 0;
   std::vector<Var> a_, b_, c_, d_;
 };
 

@@ -23,6 +23,10 @@ RANKS = ["full", "deficient"]
 DENSE_KERNELS = ("dpotrf", "dtrsm", "dgeqp3", "dgeqrf")  # bench/bench_dense_kernels.cpp
 UNIT_OPS = ("add", "mul", "fma", "div", "sqrt")  # the operations the floor charges (bench/mpfr_operands.hpp)
 # How much MPFR's unit costs moved between runs, measured (bench/README.md).
+# Two kernel ratios (floor_pair/…/cholesky/) within this factor of each other
+# are not told apart: a paired ratio moved by up to 1.1 between the three runs
+# of b916ce8's make bench.
+KERNEL_SIZE_NOISE = 1.1
 UNIT_COST_DRIFT = ("0.71–1.54× between adjacent runs of bench/README.md's -march=native comparison, whose two "
                    "builds make the same MPFR calls")
 
@@ -99,11 +103,13 @@ class Results:
         self.anchor = {}    # (solver, rank, shape) -> run
         self.opcost = {}    # (bits, op) -> seconds per op
         self.opcost_run = {}
+        self.opcost_repeated = {}  # (bits, op) -> seconds per op, operands in one repeated order
         self.opcount = {}   # (method, rank, shape) -> run
         self.scaling = {}   # (family, scalar, method, N) -> run
         self.kernels = {}   # (family, kernel, library, N) -> run (bench_suitesparse.cpp)
         self.dense_kernels = {}  # (kernel, shape) -> run (bench_dense_kernels.cpp)
         self.pairs = {}     # (bits, method, rank, shape) -> run (floor_pair.cpp)
+        self.kernel_pairs = {}  # (bits, n) -> run of floor_pair/<bits>/cholesky/<n> (floor_pair.cpp)
         self.errors = []
         self.times = {}     # benchmark name -> CPU seconds per iteration, every row that ran
         for b in data["benchmarks"]:
@@ -121,9 +127,13 @@ class Results:
                 self.femc[tuple(parts[1:5])] = b
             elif kind == "lapacke":
                 self.anchor[tuple(parts[2:5])] = b
+            elif kind == "mpfr_op" and parts[3:] == ["repeated"]:
+                self.opcost_repeated[(int(parts[1]), parts[2])] = b["t"] / b["ops"]
             elif kind == "mpfr_op":
                 self.opcost[(int(parts[1]), parts[2])] = b["t"] / b["ops"]
                 self.opcost_run[(int(parts[1]), parts[2])] = b
+            elif kind == "floor_pair" and parts[2] == "cholesky":
+                self.kernel_pairs[(int(parts[1]), int(parts[3]))] = b
             elif kind == "floor_pair":
                 self.pairs[(int(parts[1]),) + tuple(parts[2:5])] = b
             elif kind == "opcount":
@@ -159,11 +169,7 @@ class Results:
             cost = {op: self.opcost.get((bits, op)) for op in UNIT_OPS}
         if c is None or None in cost.values():
             return None
-        rest = c["div"] * cost["div"] + c["sqrt"] * cost["sqrt"]
-        plain = c["add"] * cost["add"] + c["mul"] * cost["mul"] + rest
-        pairs = min(c["add"], c["mul"])
-        fused = pairs * cost["fma"] + (c["add"] - pairs) * cost["add"] + (c["mul"] - pairs) * cost["mul"] + rest
-        return min(plain, fused)
+        return floor_of(c, cost)
 
     def paired(self, bits, method, rank, shape):
         """(solve seconds, floor seconds) of a floor_pair/ row: the floor at
@@ -172,6 +178,27 @@ class Results:
         if b is None:
             return None, None
         return b["solve"], self.floor(bits, base_method(method), rank, shape, {op: b[op] for op in UNIT_OPS})
+
+    def kernel_paired(self, bits, n):
+        """(seconds, floor seconds) of a floor_pair/<bits>/cholesky/<n> row:
+        the kernel's own counts (a pair is a mul and a sub, a sub costing an
+        add) at its paired unit costs; (None, None) if absent."""
+        b = self.kernel_pairs.get((bits, n))
+        if b is None:
+            return None, None
+        counts = {"add": b["pairs"], "mul": b["pairs"], "div": b["divs"], "sqrt": b["sqrts"]}
+        return b["solve"], floor_of(counts, {op: b[op] for op in UNIT_OPS})
+
+
+def floor_of(c, cost):
+    """Seconds of MPFR arithmetic alone: the counts c (add, mul, div, sqrt)
+    × the unit costs (seconds per op), taking for the paired multiply-adds
+    the cheaper of plain mul + add and fused multiply-add."""
+    rest = c["div"] * cost["div"] + c["sqrt"] * cost["sqrt"]
+    plain = c["add"] * cost["add"] + c["mul"] * cost["mul"] + rest
+    pairs = min(c["add"], c["mul"])
+    fused = pairs * cost["fma"] + (c["add"] - pairs) * cost["add"] + (c["mul"] - pairs) * cost["mul"] + rest
+    return min(plain, fused)
 
 
 def ratio(a, b):
@@ -490,15 +517,16 @@ def optimizations():
             "- MPFR: a per-thread free-list allocator for limbs (lib/include/femc/scalar/mpfr_pool.hpp), "
             "installed by the `femc` command; `Eigen::internal::pmadd` specialized for `mpreal` with one "
             "`mpfr_fma` (one rounding, one temporary instead of two) in lib/include/femc/scalar/mpfr.hpp.",
-            "- MPFR: the level-2 kernels on raw `mpfr_t` (lib/include/femc/decomposition/mpfr_kernels.hpp): "
-            "each Householder reflector of both QRs (and of the solves' Qᵀ and Z products), the triangular "
-            "solves with L and Lᵀ (the n×m one of L⁻¹Aᵀ included) are one `mpfr_fma` per multiply-add into its "
-            "destination, with one scratch number kept in the decomposition, where Eigen's generic kernels made "
-            "a temporary `mpreal` per operation and a multiplication then a subtraction per entry of a rank-1 "
-            "update. Accuracy: an fma rounds once where the unfused forms round twice, so the same error bounds "
-            "hold; the kernels are tested against them with the residual formed at 512 bits "
-            "(tests/test_dense_kernels.cpp). The Cholesky factorization of M stays Eigen's blocked one (its "
-            "products already run one fma per multiply-add).",
+            "- MPFR: the kernels on raw `mpfr_t` (lib/include/femc/decomposition/mpfr_kernels.hpp): the "
+            "Cholesky factorization of M (left-looking), each Householder reflector of both QRs (and of the "
+            "solves' Qᵀ and Z products), the triangular solves with L and Lᵀ (the n×m one of L⁻¹Aᵀ included). "
+            "Each multiply-add is a `mpfr_mul` into a scratch number kept in the decomposition, then a "
+            "`mpfr_add` or `mpfr_sub` into its destination, where Eigen's generic kernels made a temporary "
+            "`mpreal` per operation. Not `mpfr_fma`: MPFR forms the exact product and adds it at twice the "
+            "length, dearer than a mul + add (the paired rows below); the kernels ran fma until then, and the "
+            "factorization was Eigen's blocked one. Accuracy: the unfused roundings of the textbook "
+            "algorithms, so the bounds of their error analyses hold; the kernels are tested against them with "
+            "the residual formed at 512 bits (tests/test_dense_kernels.cpp).",
             "- Measured and left off, also for a local build: `-march=native` (`FEMC_NATIVE`, "
             "scripts/bench-native.sh, at bcf2673). cod's time is OpenBLAS's and MPFR's, libraries that pick "
             "their kernels at run time, so on the dense targets the native build moved within the noise (its "
@@ -510,14 +538,40 @@ def optimizations():
 
 
 def fma_against_mul_add(r):
-    """What an fma costs against a mul + add in the paired rows (the floor
-    charges the cheaper, the kernels run fma): a sentence, or '' without them."""
+    """What an fma costs against a mul + add in the paired rows (why the
+    kernels run mul + add): a sentence, or '' without them."""
     x = [b["fma"] / (b["mul"] + b["add"]) for b in r.pairs.values()]
     if not x:
         return ""
     return (f" In the paired rows an `mpfr_fma` costs {min(x):.2f}–{max(x):.2f}× a `mpfr_mul` + `mpfr_add` on "
-            "operands of comparable magnitude, so where fma is the dearer the floor charges mul + add while the "
-            "kernels run fma (one rounding instead of two).")
+            "operands of comparable magnitude, which is why the kernels run mul + add.")
+
+
+def kernel_ratios(r, bits=256):
+    """{n: time ÷ floor} of the floor_pair/<bits>/cholesky/<n> rows the run has."""
+    got = {n: ratio(*r.kernel_paired(bits, n)) for (b, n) in sorted(r.kernel_pairs) if b == bits}
+    return {n: x for n, x in got.items() if x is not None}
+
+
+def kernel_at_floor(r, bits=256):
+    """The Cholesky kernel against its own floor (floor_pair/…/cholesky/):
+    sentences, or '' when the run lacks those rows."""
+    got = kernel_ratios(r, bits)
+    if not got:
+        return ""
+    sizes = ", ".join(f"{fmt_ratio(x)} at n = {n} ({fmt_bytes(working_set(n))})" for n, x in got.items())
+    out = (" mpfr_kernels' Cholesky factorization alone, nothing but MPFR calls, takes "
+           f"{sizes} of its own floor in this run "
+           "([the kernel alone](#mpfrs-arithmetic-on-a-factorizations-operands)): a computation made of "
+           "MPFR calls and nothing else lands at about its floor, so a solve's ratio is what it adds to the "
+           "arithmetic, or saves on its operands.")
+    small, large = min(got), max(got)
+    if small != large:
+        if got[large] <= got[small] * KERNEL_SIZE_NOISE:
+            out += f" No more at n = {large} than in cache at n = {small}: the memory costs nothing measurable."
+        else:
+            out += f" More at n = {large} than in cache at n = {small}: part of the excess is the memory."
+    return out
 
 
 def why_missed(r, repeated):
@@ -544,12 +598,17 @@ def why_missed(r, repeated):
             + (". The table [Targets over repeated runs](#targets-over-repeated-runs) gives each ratio's spread."
                if repeated else ": repeat `make bench` before quoting a ratio near its threshold."),
             "- **MPFR against its floor.** The floor counts the arithmetic at the unit costs of the table, "
-            "which are measured on 512 cache-resident operands. cod's multiply-adds now run through the fused "
-            "kernels on raw `mpfr_t` (mpfr_kernels.hpp; one `mpfr_fma` into its destination, no temporaries) "
-            "except in the Cholesky factorization of M, Eigen's blocked one, whose products make a temporary "
-            "per fma; the O(n) and O(nm) vector work of the solves still goes through mpreal's operators; and "
-            "at 200×80 the factor L alone is 40 000 numbers, 2.6 MB with their limbs, far from cache."
-            + fma_against_mul_add(r) + " What remains above the floor was not broken down further. Plain `cod` also constructs every number of a fresh "
+            "measured on 512 cache-resident operands of random digits in an order that changes at every pass "
+            "(a repeated order is cheaper: [why](#the-multiprecision-floor)). All of cod's multiply-adds run "
+            "through the kernels on raw `mpfr_t` (mpfr_kernels.hpp: M's Cholesky factorization, the "
+            "reflectors, the triangular solves; a `mpfr_mul` into a scratch number, then a `mpfr_add` or "
+            "`mpfr_sub`, no temporaries); only the O(n) and O(nm) vector work of the solves goes through "
+            "mpreal's operators." + fma_against_mul_add(r) + " A profile of the cod+ws solve at 256 bits finds "
+            "nearly all of its time inside MPFR's and GMP's functions, and the copies, the limb pool and the "
+            "kernels' own loops a few percent together (bench/README.md)." + kernel_at_floor(r) + " A ratio "
+            "below 1 means the solve's operands came cheaper than the random ones (a cancelling subtraction "
+            "costs less than a random one; M's entries are small integers at first). Plain `cod` also "
+            "constructs every number of a fresh "
             "workspace at each solve (an `mpfr_init2` each). On this 2-core KVM guest the unit costs "
             f"themselves move between runs ({UNIT_COST_DRIFT}), and the ratio with them"
             + (": the targets read the paired rows, which time the unit costs around each solve "
@@ -651,19 +710,19 @@ def scalar_table(r):
 
 def floor_table(r):
     out = ["## The multiprecision floor", "",
-           "MPFR's cost per operation on raw `mpfr_t` operands (bench/mpfr_ops.cpp; random full-precision "
-           "operands, no allocation), and `mpreal_axpy` = `c += a*b` through mpreal's operators for comparison "
-           "with a raw mul + add:", "",
+           "MPFR's cost per operation on raw `mpfr_t` operands (bench/mpfr_ops.cpp; 512 random full-precision "
+           "operands, no allocation, visited in an order that changes at every pass over them), and "
+           "`mpreal_axpy` = `c += a*b` through mpreal's operators for comparison with a raw mul + add:", "",
            "| bits | add | mul | fma | div | sqrt | mpreal c += a·b |", "|---|---|---|---|---|---|---|"]
     for bits in (106, 212, 256):
         cells = [fmt_time(r.opcost.get((bits, op))) for op in UNIT_OPS + ("mpreal_axpy",)]
         out.append(f"| {bits} | " + " | ".join(cells) + " |")
-    out += ["",
+    out += ["", repeated_order_text(r),
             "Operation counts come from one solve with a counting scalar (bench/counted.hpp, bench/op_count.cpp) "
             "that Eigen treats as it treats mpreal (same kernels, no SIMD). The floor is counts × unit costs, "
             "taking for the paired multiply-adds the cheaper of mul + add and fma. Comparisons, abs and "
             "negation are not charged. time ÷ floor is what the method loses to temporaries, copies, "
-            "allocation and memory traffic. `cod+ws` performs cod's operations and is set against cod's floor "
+            "allocation and memory traffic (below 1: its operands came cheaper than random ones). `cod+ws` performs cod's operations and is set against cod's floor "
             "(`cod+ws-fixedM` skips the Cholesky factorization counted there and is not listed).", "",
             "| bits | method | rank | shape | add | mul | div | sqrt | floor | time | time ÷ floor |",
             "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -681,6 +740,28 @@ def floor_table(r):
                                f"{fmt_ratio(ratio(t, f))} |")
     out.append("")
     return out + paired_floor_table(r)
+
+
+def repeated_order_text(r, bits=256):
+    """The unit costs in one repeated order against the changing one: a
+    paragraph (with its blank line), or '' when the run lacks the rows."""
+    x = {op: ratio(r.opcost.get((bits, op)), r.opcost_repeated.get((bits, op))) for op in UNIT_OPS}
+    if None in x.values():
+        return ""
+    cells = ", ".join(f"{op} {v:.2f}×" for op, v in x.items())
+    kernel = kernel_ratios(r, bits)
+    kernel_sentence = "" if not kernel else (
+        " mpfr_kernels' Cholesky factorization, nothing but MPFR calls, takes "
+        + ", ".join(f"{fmt_ratio(v)} at n = {n}" for n, v in kernel.items())
+        + " of its floor at the changing order's costs ([the kernel alone]"
+        "(#mpfrs-arithmetic-on-a-factorizations-operands)): the costs a solve pays.")
+    return ("**Why the order changes.** MPFR branches on its operands (signs, exponent differences, carries, "
+            "normalization). Passed over in one order repeated, as a timing loop does and no solve does, "
+            "the branch predictor learns the sequence and the operations get cheaper: at "
+            f"{bits} bits the changing order costs {cells} the repeated one (mpfr_op/{bits}/<op>/repeated) "
+            "in this run." + kernel_sentence + " Until this was found (bench/README.md, \"The floor's unit "
+            "costs\") the floor took the repeated order's costs, and cod at 256 bits measured 1.3–1.6× above "
+            "it at b916ce8.\n")
 
 
 def paired_floor_table(r):
@@ -702,6 +783,38 @@ def paired_floor_table(r):
         apart = ratio(r.t(f"mpfr{bits}", method, rank, shape), r.floor(bits, base_method(method), rank, shape))
         out.append(f"| {method} | {rank} | {b['iterations']} | " + " | ".join(fmt_time(b[op]) for op in UNIT_OPS) +
                    f" | {fmt_time(f)} | {fmt_time(t)} | {fmt_ratio(ratio(t, f))} | {fmt_ratio(apart)} |")
+    out.append("")
+    return out + kernel_pair_table(r)
+
+
+def working_set(n):
+    """Bytes of an n×n matrix at 256 bits: per number its mpfr_t (32 bytes) and four limbs."""
+    return n * n * 64
+
+
+def fmt_bytes(x):
+    return f"{x / 1e6:.2g} MB"
+
+
+def kernel_pair_table(r):
+    """The floor_pair/…/cholesky/ rows: mpfr_kernels' factorization alone against its own floor."""
+    if not r.kernel_pairs:
+        return []
+    out = ["### MPFR's arithmetic on a factorization's operands", "",
+           "mpfr_kernels' Cholesky factorization alone (bench/floor_pair.cpp), of the benchmark's M at two "
+           "sizes, timed between unit-cost samples as the solves above are. It makes nothing but MPFR calls "
+           "on raw `mpfr_t` (per multiply-add a `mpfr_mul` and a `mpfr_sub`, then n(n − 1)/2 divisions and n "
+           "square roots), so its time over its floor, at its own counts and the paired unit costs, is what "
+           "MPFR's arithmetic costs on a factorization's operands against the unit costs' random ones; "
+           "the two sizes, one in cache and one of cod's 200×80, separate the operands from the memory.", "",
+           "| bits | n | working set | factorizations | mul + sub pairs | add | mul | floor | time | "
+           "time ÷ floor |",
+           "|---|---|---|---|---|---|---|---|---|---|"]
+    for (bits, n), b in sorted(r.kernel_pairs.items()):
+        t, f = r.kernel_paired(bits, n)
+        out.append(f"| {bits} | {n} | {fmt_bytes(working_set(n))} | {b['iterations']} | {fmt_count(b['pairs'])} | "
+                   f"{fmt_time(b['add'])} | {fmt_time(b['mul'])} | {fmt_time(f)} | {fmt_time(t)} | "
+                   f"{fmt_ratio(ratio(t, f))} |")
     out.append("")
     return out
 
