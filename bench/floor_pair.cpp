@@ -64,6 +64,30 @@ void sample_unit_costs(Operands& ops, std::array<double, std::size(kOps)>& sum) 
   }
 }
 
+// The benchmark's iterations: per iteration prepare(), untimed, then the
+// unit costs sampled, work() timed, the unit costs sampled again. Sets the
+// counters solve (seconds per work()) and add … sqrt (seconds per operation,
+// the mean of the samples). False, at once, when work() returns false.
+template <class Prepare, class Work>
+bool time_paired(benchmark::State& st, Operands& ops, Prepare&& prepare, Work&& work) {
+  std::array<double, std::size(kOps)> costs{};
+  double seconds = 0;
+  long runs = 0;
+  for (auto _ : st) {
+    prepare();
+    sample_unit_costs(ops, costs);
+    const double t0 = thread_seconds();
+    const bool ok = work();
+    seconds += thread_seconds() - t0;
+    sample_unit_costs(ops, costs);
+    ++runs;
+    if (!ok) return false;
+  }
+  st.counters["solve"] = seconds / double(runs);
+  for (std::size_t k = 0; k < std::size(kOps); ++k) st.counters[name(kOps[k])] = costs[k] / (2.0 * double(runs));
+  return true;
+}
+
 void paired(benchmark::State& st, bool workspace, RankClass rc) {
   Operands ops(kBits);  // before the limb pool: malloc'd limbs, as in the mpfr_op/ rows, in both modes
   LimbPoolScope pool(workspace);
@@ -89,19 +113,10 @@ void paired(benchmark::State& st, bool workspace, RankClass rc) {
   try {
     // The warm-ups of femc_case.hpp: rounds of both systems for cod+ws, one solve for cod.
     for (int k = 0; k < (workspace ? 2 * kWorkspaceWarmupRounds : 1); ++k) solve_once();
-    std::array<double, std::size(kOps)> costs{};
-    double solve_seconds = 0;
-    long solves = 0;
-    for (auto _ : st) {
-      sample_unit_costs(ops, costs);
-      const double t0 = thread_seconds();
+    time_paired(st, ops, [] {}, [&] {
       solve_once();
-      solve_seconds += thread_seconds() - t0;
-      sample_unit_costs(ops, costs);
-      ++solves;
-    }
-    st.counters["solve"] = solve_seconds / double(solves);
-    for (std::size_t k = 0; k < std::size(kOps); ++k) st.counters[name(kOps[k])] = costs[k] / (2.0 * double(solves));
+      return true;
+    });
     st.counters["rank"] = double(sol.diagnostics.rank.rank);
   } catch (const std::exception& e) {
     st.SkipWithError(e.what());
@@ -117,24 +132,10 @@ void cholesky_paired(benchmark::State& st, Index n) {
   const Matrix<mpfr_real> M = problem_as<mpfr_real>(shape, RankClass::Full).M;
   Matrix<mpfr_real> L = M;
   mpfr_kernels::Scratch scratch;
-  std::array<double, std::size(kOps)> costs{};
-  double seconds = 0;
-  long runs = 0;
-  for (auto _ : st) {
-    L = M;
-    sample_unit_costs(ops, costs);
-    const double t0 = thread_seconds();
-    const bool ok = mpfr_kernels::cholesky_lower_in_place(L, scratch);
-    seconds += thread_seconds() - t0;
-    sample_unit_costs(ops, costs);
-    ++runs;
-    if (!ok) {
-      st.SkipWithError("M not positive definite");
-      return;
-    }
+  if (!time_paired(st, ops, [&] { L = M; }, [&] { return mpfr_kernels::cholesky_lower_in_place(L, scratch); })) {
+    st.SkipWithError("M not positive definite");
+    return;
   }
-  st.counters["solve"] = seconds / double(runs);
-  for (std::size_t k = 0; k < std::size(kOps); ++k) st.counters[name(kOps[k])] = costs[k] / (2.0 * double(runs));
   const double d = double(n);
   double skipped = 0;
   for (Index k = 0; k < n; ++k)

@@ -12,8 +12,9 @@
 // the same operands costs about 1.4× more with the order changed at every
 // run than repeated (bench/README.md, "The floor's unit costs"), and
 // mpfr_kernels' Cholesky factorization costs per multiply-add what the
-// changing order costs. Order::Repeated keeps one order, for that
-// comparison.
+// changing order costs. Order::Repeated keeps one of these orders (that of
+// run 1, not the sequential one of run 0, so that only the repetition
+// differs, not the pattern of memory accesses), for that comparison.
 // mpreal.h first: it includes mpfr.h with MPFR's function-like macros off.
 #include "femc/scalar/mpfr.hpp"
 
@@ -28,8 +29,8 @@ inline constexpr int kN = 512;  // operands per run(): a few cache-resident rows
 
 // Operand k of run r, 0 ≤ k < kN: an arithmetic progression modulo kN with
 // an odd stride (so a permutation, kN being a power of two), stride and
-// start changing from run to run; 256 strides × 512 starts before a pair
-// repeats.
+// start changing from run to run; an order recurs only every 512 runs, far
+// beyond what a branch predictor's history holds.
 inline int visit(unsigned run, int k) {
   static_assert((kN & (kN - 1)) == 0, "kN must be a power of two");
   const unsigned stride = 2 * ((run * 37u) % (kN / 2)) + 1, start = (run * 97u) % kN;
@@ -82,7 +83,7 @@ class Operands {
   // of fma): every run, and every kind, sees the same operands whatever ran
   // before, in the run's order.
   void run(Op op) {
-    const unsigned r = order_ == Order::Changing ? runs_++ : 0;
+    const unsigned r = order_ == Order::Changing ? runs_++ : 1;
     for (int k = 0; k < kN; ++k) {
       const int i = visit(r, k);
       mpfr_ptr d = d_[i].x;

@@ -23,12 +23,12 @@ RANKS = ["full", "deficient"]
 DENSE_KERNELS = ("dpotrf", "dtrsm", "dgeqp3", "dgeqrf")  # bench/bench_dense_kernels.cpp
 UNIT_OPS = ("add", "mul", "fma", "div", "sqrt")  # the operations the floor charges (bench/mpfr_operands.hpp)
 # How much MPFR's unit costs moved between runs, measured (bench/README.md).
-# Two kernel ratios (floor_pair/…/cholesky/) within this factor of each other
-# are not told apart: a paired ratio moved by up to 1.1 between the three runs
-# of b916ce8's make bench.
-KERNEL_SIZE_NOISE = 1.1
 UNIT_COST_DRIFT = ("0.71–1.54× between adjacent runs of bench/README.md's -march=native comparison, whose two "
                    "builds make the same MPFR calls")
+# Paired ratios within this factor of each other (or of 1) are not told
+# apart: one paired solve ratio spread by up to 1.17 over the three runs of
+# b916ce8's make bench.
+PAIRED_NOISE = 1.2
 
 
 def listed_methods():
@@ -75,6 +75,11 @@ def fmt_time(t):
 
 def fmt_ratio(r):
     return "—" if r is None else (f"{r:.3g}×")
+
+
+def fmt_plain_ratio(r):
+    """A ratio in a table's parentheses: — when either side was not measured or is zero."""
+    return "—" if r is None else f"{r:.3g}"
 
 
 def fmt_count(x):
@@ -187,15 +192,18 @@ class Results:
         if b is None:
             return None, None
         counts = {"add": b["pairs"], "mul": b["pairs"], "div": b["divs"], "sqrt": b["sqrts"]}
-        return b["solve"], floor_of(counts, {op: b[op] for op in UNIT_OPS})
+        return b["solve"], floor_of(counts, {op: b[op] for op in UNIT_OPS}, fused=False)
 
 
-def floor_of(c, cost):
+def floor_of(c, cost, fused=True):
     """Seconds of MPFR arithmetic alone: the counts c (add, mul, div, sqrt)
     × the unit costs (seconds per op), taking for the paired multiply-adds
-    the cheaper of plain mul + add and fused multiply-add."""
+    the cheaper of plain mul + add and fused multiply-add (plain only when
+    not fused: for a computation known to run no fma)."""
     rest = c["div"] * cost["div"] + c["sqrt"] * cost["sqrt"]
     plain = c["add"] * cost["add"] + c["mul"] * cost["mul"] + rest
+    if not fused:
+        return plain
     pairs = min(c["add"], c["mul"])
     fused = pairs * cost["fma"] + (c["add"] - pairs) * cost["add"] + (c["mul"] - pairs) * cost["mul"] + rest
     return min(plain, fused)
@@ -522,9 +530,10 @@ def optimizations():
             "solves' Qᵀ and Z products), the triangular solves with L and Lᵀ (the n×m one of L⁻¹Aᵀ included). "
             "Each multiply-add is a `mpfr_mul` into a scratch number kept in the decomposition, then a "
             "`mpfr_add` or `mpfr_sub` into its destination, where Eigen's generic kernels made a temporary "
-            "`mpreal` per operation. Not `mpfr_fma`: MPFR forms the exact product and adds it at twice the "
-            "length, dearer than a mul + add (the paired rows below); the kernels ran fma until then, and the "
-            "factorization was Eigen's blocked one. Accuracy: the unfused roundings of the textbook "
+            "`mpreal` per operation. Not `mpfr_fma`, which MPFR computes as the exact product added at twice "
+            "the length: measured dearer than a mul + add in the paired rows of b916ce8 (1.13–1.16×), with "
+            "no gain in the error bounds used; the kernels ran fma until then, and the factorization was "
+            "Eigen's blocked one. Accuracy: the unfused roundings of the textbook "
             "algorithms, so the bounds of their error analyses hold; the kernels are tested against them with "
             "the residual formed at 512 bits (tests/test_dense_kernels.cpp).",
             "- Measured and left off, also for a local build: `-march=native` (`FEMC_NATIVE`, "
@@ -538,19 +547,28 @@ def optimizations():
 
 
 def fma_against_mul_add(r):
-    """What an fma costs against a mul + add in the paired rows (why the
+    """What an fma costs against a mul + add in the paired rows (the
     kernels run mul + add): a sentence, or '' without them."""
     x = [b["fma"] / (b["mul"] + b["add"]) for b in r.pairs.values()]
     if not x:
         return ""
-    return (f" In the paired rows an `mpfr_fma` costs {min(x):.2f}–{max(x):.2f}× a `mpfr_mul` + `mpfr_add` on "
-            "operands of comparable magnitude, which is why the kernels run mul + add.")
+    said = f" In the paired rows an `mpfr_fma` costs {min(x):.2f}–{max(x):.2f}× a `mpfr_mul` + `mpfr_add`"
+    if min(x) >= 1:
+        return said + ", so the kernels' mul + add is the cheaper."
+    if max(x) <= 1:
+        return said + ": in this run fma was the cheaper, though the kernels run mul + add."
+    return said + ": in this run neither was the cheaper in every row."
 
 
 def kernel_ratios(r, bits=256):
     """{n: time ÷ floor} of the floor_pair/<bits>/cholesky/<n> rows the run has."""
     got = {n: ratio(*r.kernel_paired(bits, n)) for (b, n) in sorted(r.kernel_pairs) if b == bits}
     return {n: x for n, x in got.items() if x is not None}
+
+
+def kernel_at_its_floor(got):
+    """Whether every kernel ratio is within the paired noise of 1."""
+    return all(1 / PAIRED_NOISE <= x <= PAIRED_NOISE for x in got.values())
 
 
 def kernel_at_floor(r, bits=256):
@@ -562,12 +580,16 @@ def kernel_at_floor(r, bits=256):
     sizes = ", ".join(f"{fmt_ratio(x)} at n = {n} ({fmt_bytes(working_set(n))})" for n, x in got.items())
     out = (" mpfr_kernels' Cholesky factorization alone, nothing but MPFR calls, takes "
            f"{sizes} of its own floor in this run "
-           "([the kernel alone](#mpfrs-arithmetic-on-a-factorizations-operands)): a computation made of "
-           "MPFR calls and nothing else lands at about its floor, so a solve's ratio is what it adds to the "
-           "arithmetic, or saves on its operands.")
+           "([the kernel alone](#mpfrs-arithmetic-on-a-factorizations-operands))")
+    if kernel_at_its_floor(got):
+        out += (": a computation made of MPFR calls and nothing else lands at about its floor, so a solve's "
+                "ratio is what the solve adds to the arithmetic, or saves on its operands.")
+    else:
+        out += (": not at its floor, so in this run the unit costs did not price a factorization's "
+                "arithmetic, and a solve's ratio mixes that with what the solve adds.")
     small, large = min(got), max(got)
     if small != large:
-        if got[large] <= got[small] * KERNEL_SIZE_NOISE:
+        if got[large] <= got[small] * PAIRED_NOISE:
             out += f" No more at n = {large} than in cache at n = {small}: the memory costs nothing measurable."
         else:
             out += f" More at n = {large} than in cache at n = {small}: part of the excess is the memory."
@@ -599,15 +621,16 @@ def why_missed(r, repeated):
                if repeated else ": repeat `make bench` before quoting a ratio near its threshold."),
             "- **MPFR against its floor.** The floor counts the arithmetic at the unit costs of the table, "
             "measured on 512 cache-resident operands of random digits in an order that changes at every pass "
-            "(a repeated order is cheaper: [why](#the-multiprecision-floor)). All of cod's multiply-adds run "
-            "through the kernels on raw `mpfr_t` (mpfr_kernels.hpp: M's Cholesky factorization, the "
-            "reflectors, the triangular solves; a `mpfr_mul` into a scratch number, then a `mpfr_add` or "
-            "`mpfr_sub`, no temporaries); only the O(n) and O(nm) vector work of the solves goes through "
-            "mpreal's operators." + fma_against_mul_add(r) + " A profile of the cod+ws solve at 256 bits finds "
+            "(a repeated order is cheaper: [why](#the-multiprecision-floor)). cod's factorizations and "
+            "triangular solves run through the kernels on raw `mpfr_t` (mpfr_kernels.hpp: M's Cholesky "
+            "factorization, the reflectors of both QRs and of the solves, the solves with L and Lᵀ; a "
+            "`mpfr_mul` into a scratch number, then a `mpfr_add` or `mpfr_sub`, no temporaries); its "
+            "matrix–vector products (O(n² + nm)) go through Eigen's generic products on mpreal (a temporary "
+            "number per multiply-add), and its O(n) vector work through mpreal's operators." + fma_against_mul_add(r) + " A profile of the cod+ws solve at 256 bits finds "
             "nearly all of its time inside MPFR's and GMP's functions, and the copies, the limb pool and the "
-            "kernels' own loops a few percent together (bench/README.md)." + kernel_at_floor(r) + " A ratio "
-            "below 1 means the solve's operands came cheaper than the random ones (a cancelling subtraction "
-            "costs less than a random one; M's entries are small integers at first). Plain `cod` also "
+            "kernels' own loops a few percent together (bench/README.md)." + kernel_at_floor(r) + " A paired "
+            "ratio below 1 means the solve's operands came cheaper than the random ones (a cancelling "
+            "subtraction costs less than a random one; M's entries are small integers at first). Plain `cod` also "
             "constructs every number of a fresh "
             "workspace at each solve (an `mpfr_init2` each). On this 2-core KVM guest the unit costs "
             f"themselves move between runs ({UNIT_COST_DRIFT}), and the ratio with them"
@@ -637,10 +660,10 @@ def double_table(r):
                 b = r.femc.get(("double", method, rank, shape))
                 mark = "†" if b and not b.get("warm", 1) else ""
                 cells.append("—" if t is None else (fmt_time(t) + mark if method == "cod"
-                                                    else f"{fmt_time(t)}{mark} ({ratio(t, cod):.3g})"))
+                                                    else f"{fmt_time(t)}{mark} ({fmt_plain_ratio(ratio(t, cod))})"))
             for solver in ("dgelsd", "dgelsy"):
                 t = r.ta(solver, rank, shape)
-                cells.append("—" if t is None else f"{fmt_time(t)} ({ratio(t, cod):.3g})")
+                cells.append("—" if t is None else f"{fmt_time(t)} ({fmt_plain_ratio(ratio(t, cod))})")
             deltas = [r.anchor.get((s, rank, shape), {}).get("rel_diff_vs_cod") for s in ("dgelsd", "dgelsy")]
             cells.append(", ".join("—" if d is None else f"{d:.1e}" for d in deltas))
             out.append(f"| {shape} | " + " | ".join(cells) + " |")
@@ -702,7 +725,7 @@ def scalar_table(r):
                     elif scalar == "double" or base is None:
                         cells.append(fmt_time(t) + mark)
                     else:
-                        cells.append(f"{fmt_time(t)}{mark} ({ratio(t, base):.3g})")
+                        cells.append(f"{fmt_time(t)}{mark} ({fmt_plain_ratio(ratio(t, base))})")
                 out.append(f"| {scalar} | {method} | " + " | ".join(cells) + " |")
         out.append("")
     return out
@@ -722,7 +745,9 @@ def floor_table(r):
             "that Eigen treats as it treats mpreal (same kernels, no SIMD). The floor is counts × unit costs, "
             "taking for the paired multiply-adds the cheaper of mul + add and fma. Comparisons, abs and "
             "negation are not charged. time ÷ floor is what the method loses to temporaries, copies, "
-            "allocation and memory traffic (below 1: its operands came cheaper than random ones). `cod+ws` performs cod's operations and is set against cod's floor "
+            "allocation and memory traffic; below 1, either the solve's operands came cheaper than random "
+            "ones or, timed apart as these are, the unit costs were timed in a slower moment (the paired rows "
+            "below time them around the solve). `cod+ws` performs cod's operations and is set against cod's floor "
             "(`cod+ws-fixedM` skips the Cholesky factorization counted there and is not listed).", "",
             "| bits | method | rank | shape | add | mul | div | sqrt | floor | time | time ÷ floor |",
             "|---|---|---|---|---|---|---|---|---|---|---|"]
@@ -748,20 +773,26 @@ def repeated_order_text(r, bits=256):
     x = {op: ratio(r.opcost.get((bits, op)), r.opcost_repeated.get((bits, op))) for op in UNIT_OPS}
     if None in x.values():
         return ""
+    dearer = [op for op, v in x.items() if v > 1]
     cells = ", ".join(f"{op} {v:.2f}×" for op, v in x.items())
     kernel = kernel_ratios(r, bits)
-    kernel_sentence = "" if not kernel else (
-        " mpfr_kernels' Cholesky factorization, nothing but MPFR calls, takes "
-        + ", ".join(f"{fmt_ratio(v)} at n = {n}" for n, v in kernel.items())
-        + " of its floor at the changing order's costs ([the kernel alone]"
-        "(#mpfrs-arithmetic-on-a-factorizations-operands)): the costs a solve pays.")
+    if not kernel:
+        kernel_sentence = ""
+    elif kernel_at_its_floor(kernel):
+        kernel_sentence = (" mpfr_kernels' Cholesky factorization, nothing but MPFR calls, lands at its floor at "
+                           "the changing order's costs ([the kernel alone](#mpfrs-arithmetic-on-a-factorizations-"
+                           "operands)): those are the costs a computation pays.")
+    else:
+        kernel_sentence = (" In this run mpfr_kernels' Cholesky factorization, nothing but MPFR calls, does not "
+                           "land at its floor at the changing order's costs either ([the kernel alone]"
+                           "(#mpfrs-arithmetic-on-a-factorizations-operands)).")
     return ("**Why the order changes.** MPFR branches on its operands (signs, exponent differences, carries, "
-            "normalization). Passed over in one order repeated, as a timing loop does and no solve does, "
-            "the branch predictor learns the sequence and the operations get cheaper: at "
-            f"{bits} bits the changing order costs {cells} the repeated one (mpfr_op/{bits}/<op>/repeated) "
-            "in this run." + kernel_sentence + " Until this was found (bench/README.md, \"The floor's unit "
-            "costs\") the floor took the repeated order's costs, and cod at 256 bits measured 1.3–1.6× above "
-            "it at b916ce8.\n")
+            "normalization), and a branch predictor learns a sequence of operations that a timing loop "
+            "repeats pass after pass, which no solve does. Against one order repeated "
+            f"(mpfr_op/{bits}/<op>/repeated), the changing order costs, in this run, {cells} (above 1: "
+            f"cheaper when repeated; {', '.join(dearer) if dearer else 'none'})." + kernel_sentence + " Until this was found (bench/README.md, \"The "
+            "floor's unit costs\") the floor took the repeated order's costs, and cod at 256 bits measured "
+            "1.3–1.6× above it at b916ce8.\n")
 
 
 def paired_floor_table(r):

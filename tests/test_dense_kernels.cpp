@@ -22,7 +22,10 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "femc/decomposition/dense_cholesky.hpp"
 #include "femc/decomposition/householder_qr.hpp"
@@ -123,17 +126,26 @@ double worst_ratio(const Mp& residual, const Mp& bound) {
 
 // Higham Thm 10.3 under MPFR (mpfr_kernels::cholesky_lower_in_place): the
 // computed factor satisfies L Lᵀ = M + ΔM with |ΔM| ≤ γ_{n+1}|L||Lᵀ|
-// entrywise, the residual formed at 512 bits. The check can fail: one entry
-// of L moved by a relative 10⁻⁶⁰ (2⁻¹⁹⁹) breaks the bound. An indefinite M
-// and a NaN are refused, as dpotrf refuses them in double.
+// entrywise, the residual formed at 512 bits; a block-diagonal M takes the
+// kernel's skip of an exact zero L(j, k). The check can fail: one entry of L
+// moved by a relative 10⁻⁶⁰ (2⁻¹⁹⁹) breaks the bound. An indefinite M, a NaN
+// on or off the diagonal and a singular M are refused, as dpotrf refuses
+// them in double.
 TEST(MpfrKernels, CholeskyWithinGammaNPlus1_mpfr256) {
-  for (Index n : {1, 7, 64, 200}) {
+  Matrix<double> blocks = Matrix<double>::Zero(30, 30);
+  blocks.topLeftCorner(12, 12) = spd(12, 600);
+  blocks.bottomRightCorner(18, 18) = spd(18, 601);
+  std::vector<std::pair<std::string, Matrix<double>>> cases;
+  for (Index n : {1, 7, 64, 200}) cases.emplace_back("n = " + std::to_string(n), spd(n, 500 + unsigned(n)));
+  cases.emplace_back("block-diagonal 12 + 18", blocks);
+  for (const auto& [label, Md] : cases) {
+    const Index n = Md.rows();
     Mp M(0, 0), L(0, 0);
     {
       MpfrPrecision bits(kBits);
-      M = mp_of(spd(n, 500 + unsigned(n)));
+      M = mp_of(Md);
       DenseCholesky<mpfr_real> chol;
-      ASSERT_TRUE(chol.compute(M)) << n;
+      ASSERT_TRUE(chol.compute(M)) << label;
       L = chol.matrixL();
     }
     const mpfr_real g = [&] { MpfrPrecision b(kBits); return gamma<mpfr_real>(n + 1); }();
@@ -144,8 +156,8 @@ TEST(MpfrKernels, CholeskyWithinGammaNPlus1_mpfr256) {
       return worst_ratio(Mp(F * F.transpose() - Mw), Mp(absF * absF.transpose()) * g);
     };
     const double worst = reaches(widened(L));
-    EXPECT_LE(worst, 1.0) << "n = " << n;
-    std::printf("n = %ld: |M − LLᵀ| reaches %.3g of γ_{n+1}|L||Lᵀ| (slack %.3g)\n", long(n), worst, 1 / worst);
+    EXPECT_LE(worst, 1.0) << label;
+    std::printf("%s: |M − LLᵀ| reaches %.3g of γ_{n+1}|L||Lᵀ| (slack %.3g)\n", label.c_str(), worst, 1 / worst);
     if (n == 64) {
       Mp Lbad = widened(L);
       Lbad(40, 20) *= 1 + mpfr_real("1e-60");
@@ -153,12 +165,18 @@ TEST(MpfrKernels, CholeskyWithinGammaNPlus1_mpfr256) {
     }
   }
   MpfrPrecision bits(kBits);
-  Mp M = mp_of(spd(20, 7));
   DenseCholesky<mpfr_real> chol;
+  Mp M = mp_of(spd(20, 7));
   M(13, 13) = -1;
-  EXPECT_FALSE(chol.compute(M));
+  EXPECT_FALSE(chol.compute(M)) << "indefinite";
   M(13, 13) = mpfr_real().setNan();
-  EXPECT_FALSE(chol.compute(M));
+  EXPECT_FALSE(chol.compute(M)) << "NaN on the diagonal";
+  M = mp_of(spd(20, 7));
+  M(13, 5) = M(5, 13) = mpfr_real().setNan();
+  EXPECT_FALSE(chol.compute(M)) << "NaN below the diagonal";
+  Vector<double> v(4);
+  v << 1, 2, -1, 3;  // L(:, 0) = v exactly, then the second pivot is exactly 0
+  EXPECT_FALSE(chol.compute(mp_of(Matrix<double>(v * v.transpose())))) << "singular";
 }
 
 // Higham Thm 8.5: the computed x of L x = b satisfies (L + ΔL) x = b with
@@ -296,11 +314,12 @@ TEST(PivotedHouseholderQR, IsEigensColPivQrBitForBit_longdouble) {
   }
 }
 
-// Under MPFR the reflectors are applied by the fused kernel: Higham Thm 19.4
-// as in double, with Q applied and the residual formed at 512 bits; the
-// columns are pivoted as Eigen pivots them over the first rank(X) steps (the
-// same columns as ColPivHouseholderQR's; after them the remaining norms are
-// rounding errors, which the fused kernel rounds differently).
+// Under MPFR the reflectors are applied by mpfr_kernels' kernel (a mul, then
+// an add or a sub, per multiply-add): Higham Thm 19.4 as in double, with Q
+// applied and the residual formed at 512 bits; the columns are pivoted as
+// Eigen pivots them over the first rank(X) steps (the same columns as
+// ColPivHouseholderQR's; after them the remaining norms are rounding errors,
+// which the kernel rounds differently).
 
 TEST(MpfrKernels, QrsWithinGammaMNAndPivotedAsEigen_mpfr256) {
   struct Shape { Index m, n, rank; };

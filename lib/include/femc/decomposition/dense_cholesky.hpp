@@ -6,8 +6,7 @@
 //
 // double runs LAPACK's blocked dpotrf, dtrsm and dtrmm (lapack.hpp). MPFR
 // runs mpfr_kernels.hpp's factorization and triangular solves on the raw
-// mpfr_t, with member scratch numbers: one object must not solve from two
-// threads at once. The other types run what Eigen::LLT and L.solveInPlace(X)
+// mpfr_t, with member scratch numbers. The other types run what Eigen::LLT and L.solveInPlace(X)
 // run, operation for operation (Eigen's blocked llt_inplace and
 // triangular_solve_matrix), with the triangular solve's packing buffers kept
 // here: Eigen allocates them at each call once they pass its 128 KB stack
@@ -15,7 +14,9 @@
 // column, into a kept vector (Eigen's blocked product allocates as its solve
 // does).
 // Storage is reused: a factorization or solve of the shape of the previous
-// one allocates nothing.
+// one allocates nothing. The solves write into that storage (MPFR's scratch
+// numbers, the other types' packing buffers), const as they are: one object
+// must not solve from two threads at once, whatever the type but double.
 #include <Eigen/Cholesky>
 #include <memory>
 #include <type_traits>

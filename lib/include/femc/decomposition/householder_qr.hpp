@@ -11,8 +11,9 @@
 // types run Eigen's unblocked algorithms (ColPivHouseholderQR's, with its
 // norm downdating, and householder_qr_inplace_unblocked's), written out here
 // so that each reflector is applied by apply_householder_on_the_left: Eigen's
-// applyHouseholderOnTheLeft, or under MPFR the kernel of mpfr_kernels.hpp. Storage is reused: a factorization of the shape of the
-// previous one allocates nothing.
+// applyHouseholderOnTheLeft, or under MPFR the kernel of mpfr_kernels.hpp.
+// Storage is reused: a factorization of the shape of the previous one
+// allocates nothing.
 #include <Eigen/Householder>
 #include <algorithm>
 #include <type_traits>

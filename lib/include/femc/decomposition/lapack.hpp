@@ -3,8 +3,8 @@
 // code: blocked (level-3) Cholesky, triangular solve and Householder QRs, and
 // the matrix products of the methods' workspaces (dense_products.hpp),
 // through LAPACKE and OpenBLAS (lib/src/decomposition/lapack.cpp). The other
-// scalar types run Eigen's algorithms (dense_cholesky.hpp, householder_qr.hpp
-// choose).
+// scalar types run Eigen's algorithms, MPFR the kernels of mpfr_kernels.hpp
+// (dense_cholesky.hpp, householder_qr.hpp choose).
 //
 // Same algorithms, other roundings: dpotrf is the Cholesky factorization,
 // dgeqp3 the column-pivoted Householder QR of Businger and Golub, dgeqrf the

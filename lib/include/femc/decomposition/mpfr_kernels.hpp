@@ -55,8 +55,8 @@ using ScratchFor = std::conditional_t<std::is_same_v<S, mpfr_real>, Scratch, NoS
 bool cholesky_lower_in_place(Matrix<mpfr_real>& A, Scratch& s);
 
 // X ← H X for H = I − τvvᵀ, v = [1; essential] (X has essential.size() + 1
-// rows): per column, w = τ(vᵀx), then x ← x − w v. Eigen's
-// applyHouseholderOnTheLeft, operation for operation.
+// rows): per column, w = τ(vᵀx), then x ← x − w v. The algorithm of Eigen's
+// applyHouseholderOnTheLeft (its operations in another order).
 void apply_reflector_on_the_left(MatrixRef X, ConstVectorRef essential, const mpfr_real& tau, Scratch& s);
 
 // X ← L⁻¹X for the lower triangle L of Lfactor (column-oriented forward
