@@ -73,13 +73,9 @@ def fmt_time(t):
     return f"{t / 1e-9:.3g} ns"
 
 
-def fmt_ratio(r):
-    return "—" if r is None else (f"{r:.3g}×")
-
-
-def fmt_plain_ratio(r):
-    """A ratio in a table's parentheses: — when either side was not measured or is zero."""
-    return "—" if r is None else f"{r:.3g}"
+def fmt_ratio(r, unit="×"):
+    """A ratio to three digits: — when either side was not measured or is zero."""
+    return "—" if r is None else f"{r:.3g}{unit}"
 
 
 def fmt_count(x):
@@ -665,10 +661,10 @@ def double_table(r):
                 b = r.femc.get(("double", method, rank, shape))
                 mark = "†" if b and not b.get("warm", 1) else ""
                 cells.append("—" if t is None else (fmt_time(t) + mark if method == "cod"
-                                                    else f"{fmt_time(t)}{mark} ({fmt_plain_ratio(ratio(t, cod))})"))
+                                                    else f"{fmt_time(t)}{mark} ({fmt_ratio(ratio(t, cod), '')})"))
             for solver in ("dgelsd", "dgelsy"):
                 t = r.ta(solver, rank, shape)
-                cells.append("—" if t is None else f"{fmt_time(t)} ({fmt_plain_ratio(ratio(t, cod))})")
+                cells.append("—" if t is None else f"{fmt_time(t)} ({fmt_ratio(ratio(t, cod), '')})")
             deltas = [r.anchor.get((s, rank, shape), {}).get("rel_diff_vs_cod") for s in ("dgelsd", "dgelsy")]
             cells.append(", ".join("—" if d is None else f"{d:.1e}" for d in deltas))
             out.append(f"| {shape} | " + " | ".join(cells) + " |")
@@ -730,7 +726,7 @@ def scalar_table(r):
                     elif scalar == "double" or base is None:
                         cells.append(fmt_time(t) + mark)
                     else:
-                        cells.append(f"{fmt_time(t)}{mark} ({fmt_plain_ratio(ratio(t, base))})")
+                        cells.append(f"{fmt_time(t)}{mark} ({fmt_ratio(ratio(t, base), '')})")
                 out.append(f"| {scalar} | {method} | " + " | ".join(cells) + " |")
         out.append("")
     return out
