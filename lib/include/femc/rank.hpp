@@ -46,20 +46,29 @@ S formed_rank_tolerance(const Options<S>& opt, Index m, Index n, const S& kappa_
   return tol * amplification;
 }
 
-// d holds the magnitudes, non-increasing. Counts the leading d_i > tol·d₁.
+// The record of keeping the leading k of the non-increasing magnitudes d
+// (k ≤ d.size()), tol the tolerance it stands for. decide_rank's tail; also
+// a reference whose exact rank k is known (femc::verify's claims).
 template <class S, class Vec>
-RankDecision<S> decide_rank(const Vec& d, const S& tol) {
+RankDecision<S> keep_leading(const Vec& d, Index k, const S& tol) {
   RankDecision<S> r;
   r.tol = tol;
   if (d.size() == 0) return r;
   r.largest = d(0);
-  const S cut = tol * d(0);
-  Index k = 0;
-  while (k < d.size() && d(k) > cut && d(k) > S(0)) ++k;
   r.rank = k;
   if (k > 0) r.smallest_kept = d(k - 1);
   if (k < d.size()) r.largest_dropped = d(k);
   return r;
+}
+
+// d holds the magnitudes, non-increasing. Counts the leading d_i > tol·d₁.
+template <class S, class Vec>
+RankDecision<S> decide_rank(const Vec& d, const S& tol) {
+  if (d.size() == 0) return keep_leading(d, 0, tol);
+  const S cut = tol * d(0);
+  Index k = 0;
+  while (k < d.size() && d(k) > cut && d(k) > S(0)) ++k;
+  return keep_leading(d, k, tol);
 }
 
 // The rank of a formed P = W^{1/2} A M^{-1/2} from its magnitudes d. Since

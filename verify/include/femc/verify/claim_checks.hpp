@@ -297,18 +297,16 @@ void G5(const Solver<S>& solver) {
   }
 }
 
-// The rank decision that keeps the first k of the pivoted magnitudes d: for
-// a reference whose exact rank k is known, where a tolerance would guess.
+// X⁺·rhs for an X whose exact rank k the exact data give: the reference
+// keeps k magnitudes of X's pivoted QR where a tolerance would guess. X
+// formed in S has that rank exactly only up to the rounding of forming it,
+// which can lift a magnitude above any tolerance near u (G6 below).
 template <class S>
-RankDecision<S> keep_exactly(const Vector<S>& d, Index k, const S& tol) {
-  RankDecision<S> r;
-  r.tol = tol;
-  if (d.size() == 0) return r;
-  r.largest = d(0);
-  r.rank = std::min(k, d.size());
-  if (r.rank > 0) r.smallest_kept = d(r.rank - 1);
-  if (r.rank < d.size()) r.largest_dropped = d(r.rank);
-  return r;
+Matrix<S> pseudoinverse_solve_at_rank(const Matrix<S>& X, Index k, const Matrix<S>& rhs) {
+  CompleteOrthogonal<S> cod;
+  const S tol = default_rank_tolerance<S>(X.rows(), X.cols());
+  cod.compute_with(X, tol, [&](const Vector<S>& d) { return keep_leading(d, std::min(k, d.size()), tol); });
+  return cod.solve(rhs);
 }
 
 // G6 — 001 (34)–(40): s* = P⁺p with s = M^{1/2}q̈ − M^{-1/2}(Q + C),
@@ -336,10 +334,7 @@ void G6(const Solver<S>& solver) {
   // came out 10¹⁷ wrong for cod, nullspace and literal alike (seed
   // 13035861952771064604, the ctest G6_FormedRankRegression). The
   // reference keeps the exact rank instead of deciding it.
-  CompleteOrthogonal<S> cod;
-  const S tol = default_rank_tolerance<S>(P.rows(), P.cols());
-  cod.compute_with(P, tol, [&](const Vector<S>& d) { return keep_exactly(d, x.c.rank, tol); });
-  const Vector<S> s_star = cod.solve(p);
+  const Vector<S> s_star = pseudoinverse_solve_at_rank<S>(P, x.c.rank, p);
   FEMC_CHECK_LE(inf_norm_s(Vector<S>(s - s_star)), 2 * x.tol(inf_norm(x.ref.qdd) + x.data), "G6 s* = P⁺p (40)");
   FEMC_CHECK_LE(x.err(S(s_star.squaredNorm()), x.ref.Gg_min), x.tol(to_double(x.ref.Gg_min) + x.data * x.data),
                 "G6 G_g = ‖s*‖² (35)");
@@ -397,15 +392,15 @@ void G8(const Solver<S>& /*solver*/) {
     const Matrix<rational> cond2 = (Matrix<rational>::Identity(m, m) - proj) * U * U * B;
     RC_PRE(!cond2.isZero());
   }
-  // Both sides as matrices: applied to the identity, no inverse formed.
+  // Both sides as matrices: applied to the identity, no inverse formed; each
+  // pseudoinverse at B's exact rank (pseudoinverse_solve_at_rank), as U is
+  // nonsingular.
+  const Index r = exact_rank(B);
   const Matrix<S> Bs = convert<S>(B), Us = convert<S>(U), I = Matrix<S>::Identity(m, m);
-  const Matrix<S> UB = Us * Bs;
-  const S tol = default_rank_tolerance<S>(m, n);
-  const Matrix<S> lhs = CompleteOrthogonal<S>(UB, tol).solve(I);
-  const Matrix<S> rhs = CompleteOrthogonal<S>(Bs, tol).solve(Matrix<S>(Eigen::LLT<Matrix<S>>(Us).solve(I)));
+  const Matrix<S> lhs = pseudoinverse_solve_at_rank<S>(Matrix<S>(Us * Bs), r, I);
+  const Matrix<S> rhs = pseudoinverse_solve_at_rank<S>(Bs, r, Matrix<S>(Eigen::LLT<Matrix<S>>(Us).solve(I)));
   const Eigen::MatrixXd dU = U.unaryExpr([](const rational& v) { return to_double(v); });
   const Eigen::MatrixXd dUB = (U * B).unaryExpr([](const rational& v) { return to_double(v); });
-  const Index r = exact_rank(B);
   const double K = kappa_of_rank(dU, m) * kappa_of_rank(dUB, r) * kappa_of_rank(dUB, r);
   const double bound = 16.0 * double((m + n) * (m + n)) * dbl(unit_roundoff<S>()) * K *
                        (1 + dU.cwiseAbs().maxCoeff()) * double(m);
