@@ -7,7 +7,7 @@
 // runs with Options::assume_valid (the method alone, like the LAPACKE
 // anchor); "cod+validate" is the call a user makes by default. The workspace
 // rows (methods/workspace.hpp) solve into one Solution through one
-// femc::Workspace: "cod+ws" (likewise "kkt+ws", "nullspace+ws") alternates
+// femc::Workspace: "cod+ws" (likewise "kkt+ws", "nullspace+ws", "literal+ws") alternates
 // between the system and a copy with 2·M (every solve factors M, as when
 // M(q) changes along a trajectory), "cod+ws-fixedM" solves the same system
 // (M's factor reused, as in a sweep over A, b, Q, C). Under MPFR the
@@ -142,7 +142,9 @@ void solve_case(benchmark::State& st, Method method, Mode mode, Shape shape, Ran
 // Registers scalar × methods × shapes × both rank classes, asking budget()
 // for each; a method that refuses rank-deficient A (kkt) is not registered
 // for one. with_validate adds the "cod+validate", "cod+ws",
-// "cod+ws-fixedM", "kkt+ws" and "nullspace+ws" rows per shape.
+// "cod+ws-fixedM", "kkt+ws", "nullspace+ws" and "literal+ws" rows per shape
+// (a workspace row only where its method is timed, not run once: its
+// warm-up alone is four solves).
 // femc's methods of an arithmetic (methods/list.hpp), in the list's order,
 // but `except`.
 inline std::vector<Method> methods_of(Arithmetic a, std::initializer_list<Method> except = {}) {
@@ -175,8 +177,10 @@ void register_solves(const std::string& scalar, long bits, const std::vector<Met
       }
       if (with_validate) {
         for (Mode mode : {Mode::Validate, Mode::Workspace, Mode::WorkspaceFixedM}) add(Method::Cod, mode);
-        for (Method method : {Method::Kkt, Method::Nullspace})
-          if (method_info(method).capabilities.rank_deficient || rc == RankClass::Full) add(method, Mode::Workspace);
+        for (Method method : {Method::Kkt, Method::Nullspace, Method::Literal})
+          if ((method_info(method).capabilities.rank_deficient || rc == RankClass::Full) &&
+              budget(method, shape) == Budget::Timed)
+            add(method, Mode::Workspace);
       }
     }
 }

@@ -49,7 +49,7 @@ BITS_OF = {"mpfr106": 106, "mpfr212": 212, "mpfr256": 256}
 # Rows of method cod registered with with_validate (double and mpfr256 only):
 # the user's default call, and the workspace API (femc_case.hpp).
 COD_VARIANTS = ["cod+validate", "cod+ws", "cod+ws-fixedM"]
-WS_METHODS = ["cod+ws", "cod+ws-fixedM", "kkt+ws", "nullspace+ws"]
+WS_METHODS = ["cod+ws", "cod+ws-fixedM", "kkt+ws", "nullspace+ws", "literal+ws"]
 
 
 def base_method(method):
@@ -292,7 +292,8 @@ def header(r, args):
         "(methods/workspace.hpp), with `assume_valid`, alternating between the system and a copy with 2·M so that "
         "every solve factors M again, as the LAPACKE anchor does (warm-up: two solves of each). "
         "`cod+ws-fixedM` solves the same system every time, so the workspace reuses M's Cholesky factor and "
-        "skips its n³/3. `kkt+ws` and `nullspace+ws` are `cod+ws` for those methods. Under MPFR they run with the limb pool (`femc::install_mpfr_limb_pool()`, "
+        "skips its n³/3. `kkt+ws`, `nullspace+ws` and `literal+ws` are `cod+ws` for those methods (literal's "
+        "only where its plain row is timed, not run once). Under MPFR they run with the limb pool (`femc::install_mpfr_limb_pool()`, "
         "scalar/mpfr_pool.hpp). "
         "A benchmark repeats until it has run `--benchmark_min_time` (0.2 s), so a solve slower than that is "
         "timed on a single warm iteration. (Google Benchmark reports Debian's libbenchmark as a debug build: "
@@ -474,7 +475,7 @@ def allocation_text(r, rows):
                     "are what remove them; this run has no `cod+ws` rows.")
     elif all(row[3]["allocs"] == 0 for row in ws_rows):
         text.append("What gives zero is the workspace API `femc::solve(sys, opt, sol, ws)`, which keeps the "
-                    "`Solution` and the `Workspace` (cod's, kkt's, nullspace's) between solves, with, under MPFR, the limb pool "
+                    "`Solution` and the `Workspace` (cod's, kkt's, nullspace's, literal's) between solves, with, under MPFR, the limb pool "
                     "(`femc::install_mpfr_limb_pool()`), which serves MPFR's limbs from per-thread free lists."
                     + pool_note)
     else:
@@ -503,10 +504,11 @@ def optimizations():
             "the same algorithms, with other roundings; the regression gate's double error constants moved by "
             "0.27–2.8× (both ways) when they came in, and the kernels are tested against their backward-error "
             "bounds (tests/test_dense_kernels.cpp).",
-            "- `Workspace` (lib/include/femc/methods/workspace.hpp: cod's, kkt's and nullspace's): storage "
-            "reused between solves, so no heap allocation after warm-up; M's Cholesky factor and κ(M) are "
-            "reused when M is unchanged (compared entry by entry). In double, kkt's G = YᵀY and nullspace's "
-            "M Z and ZᵀM Z are OpenBLAS's dsyrk, dsymm and dgemm (decomposition/dense_products.hpp); the other "
+            "- `Workspace` (lib/include/femc/methods/workspace.hpp: cod's, kkt's, nullspace's and literal's): "
+            "storage reused between solves, so no heap allocation after warm-up; M's Cholesky factor and κ(M) "
+            "(literal: M's eigendecomposition and the matrices formed from it) are reused when M is unchanged "
+            "(compared entry by entry). In double, kkt's G = YᵀY, nullspace's M Z and ZᵀM Z and literal's "
+            "products of matrices are OpenBLAS's dsyrk, dsymm and dgemm (decomposition/dense_products.hpp); the other "
             "types take one dot or matrix–vector product per entry or column, as Eigen's blocked products "
             "allocate their packing buffers.",
             "- `CompleteOrthogonal` skips its second QR when the kept rank equals the number of columns "

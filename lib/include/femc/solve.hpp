@@ -26,7 +26,7 @@ namespace femc {
 template <class S>
 Solution<S> solve(const System<S>& sys, const Options<S>& opt = {});
 
-// The same into sol, for repeated solves: methods cod, kkt and nullspace run
+// The same into sol, for repeated solves: methods cod, kkt, nullspace and literal run
 // in their member of ws (methods/workspace.hpp: no heap allocation after the
 // first solve of a shape, the factor of an unchanged M reused, and
 // validate()'s check of that M skipped), the other methods as solve() runs

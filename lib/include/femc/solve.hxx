@@ -146,6 +146,8 @@ void solve(const System<S>& given, const Options<S>& opt, Solution<S>& sol, Work
       run(ws.kkt);
     } else if (opt.method == Method::Nullspace) {
       run(ws.nullspace);
+    } else if (opt.method == Method::Literal) {
+      run(ws.literal);
     } else {
       sol = solve(given, opt);
     }

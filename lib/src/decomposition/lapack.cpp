@@ -69,17 +69,19 @@ void gram_lower(const Matrix<double>& Y, Matrix<double>& G) {
               to_int(Y.outerStride()), 0.0, G.data(), to_int(G.outerStride()));
 }
 
-void multiply_transposed(const Matrix<double>& A, const Matrix<double>& B, Matrix<double>& C) {
-  C.resize(A.cols(), B.cols());
+void multiply(const Matrix<double>& A, bool transpose_A, const Matrix<double>& B, bool transpose_B,
+              Matrix<double>& C) {
+  const Index rows = transpose_A ? A.cols() : A.rows(), inner = transpose_A ? A.rows() : A.cols();
+  C.resize(rows, transpose_B ? B.rows() : B.cols());
   if (C.size() == 0) return;
-  if (A.rows() == 0) {
+  if (inner == 0) {
     C.setZero();
     return;
   }
   one_thread();
-  cblas_dgemm(CblasColMajor, CblasTrans, CblasNoTrans, to_int(A.cols()), to_int(B.cols()), to_int(A.rows()), 1.0,
-              A.data(), to_int(A.outerStride()), B.data(), to_int(B.outerStride()), 0.0, C.data(),
-              to_int(C.outerStride()));
+  cblas_dgemm(CblasColMajor, transpose_A ? CblasTrans : CblasNoTrans, transpose_B ? CblasTrans : CblasNoTrans,
+              to_int(C.rows()), to_int(C.cols()), to_int(inner), 1.0, A.data(), to_int(A.outerStride()), B.data(),
+              to_int(B.outerStride()), 0.0, C.data(), to_int(C.outerStride()));
 }
 
 void multiply_symmetric(const Matrix<double>& Slower, const Matrix<double>& B, Matrix<double>& C) {

@@ -1,8 +1,10 @@
 #pragma once
 // The matrix products of the methods' workspaces (methods/kkt.hpp,
-// methods/nullspace.hpp), into storage the caller keeps:
+// methods/nullspace.hpp, methods/literal.hpp), into storage the caller keeps:
 //   gram_into:                 G = YᵀY (both triangles)
+//   product_into:              C = A B
 //   transposed_product_into:   C = AᵀB
+//   product_transposed_into:   C = A Bᵀ
 //   symmetric_product_into:    C = S B, S symmetric, read from its lower triangle
 //
 // double runs OpenBLAS's dsyrk, dgemm and dsymm (lapack.hpp). The other
@@ -37,14 +39,38 @@ void gram_into(const Matrix<S>& Y, Matrix<S>& G) {
 }
 
 template <class S>
+void product_into(const Matrix<S>& A, const Matrix<S>& B, Matrix<S>& C) {
+  if constexpr (std::is_same_v<S, double>) {
+    lapack::multiply(A, false, B, false, C);
+  } else {
+    C.resize(A.rows(), B.cols());
+    if (A.cols() == 0) C.setZero();
+    else
+      for (Index j = 0; j < B.cols(); ++j) C.col(j).noalias() = A * B.col(j);
+  }
+}
+
+template <class S>
 void transposed_product_into(const Matrix<S>& A, const Matrix<S>& B, Matrix<S>& C) {
   if constexpr (std::is_same_v<S, double>) {
-    lapack::multiply_transposed(A, B, C);
+    lapack::multiply(A, true, B, false, C);
   } else {
     C.resize(A.cols(), B.cols());
     if (A.rows() == 0) C.setZero();
     else
       for (Index j = 0; j < B.cols(); ++j) C.col(j).noalias() = A.transpose() * B.col(j);
+  }
+}
+
+template <class S>
+void product_transposed_into(const Matrix<S>& A, const Matrix<S>& B, Matrix<S>& C) {
+  if constexpr (std::is_same_v<S, double>) {
+    lapack::multiply(A, false, B, true, C);
+  } else {
+    C.resize(A.rows(), B.rows());
+    if (A.cols() == 0) C.setZero();
+    else
+      for (Index j = 0; j < B.rows(); ++j) C.col(j).noalias() = A * B.row(j).transpose();
   }
 }
 

@@ -44,8 +44,9 @@ void multiply_lower_transposed_in_place(const Matrix<double>& Lfactor, Matrix<do
 // untouched. G is resized to Y.cols() square.
 void gram_lower(const Matrix<double>& Y, Matrix<double>& G);
 
-// C = AᵀB (dgemm). C is resized.
-void multiply_transposed(const Matrix<double>& A, const Matrix<double>& B, Matrix<double>& C);
+// C = op(A) op(B), op(X) = X or Xᵀ (dgemm). C is resized.
+void multiply(const Matrix<double>& A, bool transpose_A, const Matrix<double>& B, bool transpose_B,
+              Matrix<double>& C);
 
 // C = S B for the symmetric S stored in Slower's lower triangle (dsymm). C is
 // resized.

@@ -1,6 +1,6 @@
 #pragma once
-// What the workspaces of cod, kkt and nullspace (cod.hpp, kkt.hpp,
-// nullspace.hpp) share: the kept Cholesky factors of M and W
+// What the workspaces of cod, kkt, nullspace and literal (cod.hpp, kkt.hpp,
+// nullspace.hpp, literal.hpp) share: the kept Cholesky factors of M and W
 // (spd_factor.hpp) with validate()'s checks made on them, and the one-off
 // solve of a method through a fresh workspace.
 #include "femc/methods/spd_factor.hpp"
@@ -25,7 +25,8 @@ class MethodWorkspace {
   SpdFactor<S> mass_{"M"}, weight_{"W"};  // M = L Lᵀ, W = L_W L_Wᵀ
 };
 
-// A method's solve(sys, opt) (solve_cod, solve_kkt, solve_nullspace): one
+// A method's solve(sys, opt) (solve_cod, solve_kkt, solve_nullspace,
+// solve_literal): one
 // solve through a fresh workspace, the same bits as a kept one's.
 template <class Workspace, class S>
 Solution<S> solve_with_fresh(const System<S>& sys, const Options<S>& opt) {
