@@ -38,40 +38,41 @@ void gram_into(const Matrix<S>& Y, Matrix<S>& G) {
     for (Index i = 0; i < j; ++i) G(i, j) = G(j, i);
 }
 
+namespace detail {
+// C = op(A) op(B), op(X) = X (false) or Xᵀ (true).
+template <bool transpose_A, bool transpose_B, class S>
+void general_product_into(const Matrix<S>& A, const Matrix<S>& B, Matrix<S>& C) {
+  if constexpr (std::is_same_v<S, double>) {
+    lapack::multiply(A, transpose_A, B, transpose_B, C);
+  } else {
+    auto opA = [&]() -> decltype(auto) {
+      if constexpr (transpose_A) return A.transpose();
+      else return (A);
+    };
+    C.resize(transpose_A ? A.cols() : A.rows(), transpose_B ? B.rows() : B.cols());
+    if ((transpose_A ? A.rows() : A.cols()) == 0) C.setZero();
+    else
+      for (Index j = 0; j < C.cols(); ++j) {
+        if constexpr (transpose_B) C.col(j).noalias() = opA() * B.row(j).transpose();
+        else C.col(j).noalias() = opA() * B.col(j);
+      }
+  }
+}
+}  // namespace detail
+
 template <class S>
 void product_into(const Matrix<S>& A, const Matrix<S>& B, Matrix<S>& C) {
-  if constexpr (std::is_same_v<S, double>) {
-    lapack::multiply(A, false, B, false, C);
-  } else {
-    C.resize(A.rows(), B.cols());
-    if (A.cols() == 0) C.setZero();
-    else
-      for (Index j = 0; j < B.cols(); ++j) C.col(j).noalias() = A * B.col(j);
-  }
+  detail::general_product_into<false, false>(A, B, C);
 }
 
 template <class S>
 void transposed_product_into(const Matrix<S>& A, const Matrix<S>& B, Matrix<S>& C) {
-  if constexpr (std::is_same_v<S, double>) {
-    lapack::multiply(A, true, B, false, C);
-  } else {
-    C.resize(A.cols(), B.cols());
-    if (A.rows() == 0) C.setZero();
-    else
-      for (Index j = 0; j < B.cols(); ++j) C.col(j).noalias() = A.transpose() * B.col(j);
-  }
+  detail::general_product_into<true, false>(A, B, C);
 }
 
 template <class S>
 void product_transposed_into(const Matrix<S>& A, const Matrix<S>& B, Matrix<S>& C) {
-  if constexpr (std::is_same_v<S, double>) {
-    lapack::multiply(A, false, B, true, C);
-  } else {
-    C.resize(A.rows(), B.rows());
-    if (A.cols() == 0) C.setZero();
-    else
-      for (Index j = 0; j < B.rows(); ++j) C.col(j).noalias() = A * B.row(j).transpose();
-  }
+  detail::general_product_into<false, true>(A, B, C);
 }
 
 template <class S>
