@@ -1,9 +1,10 @@
 // The methods' workspaces (methods/workspace.hpp: cod, kkt, nullspace,
-// literal) and the MPFR limb pool (scalar/mpfr_pool.hpp): the performance path must give
-// solve()'s answer bit for bit (U1/G2: the answer is the General Gauss
-// Principle's, whatever the storage), reuse the factor of an unchanged M and
-// no other, and allocate nothing after the first solve of a shape. The
-// allocation counts are exact counts of one deterministic run, not timings.
+// literal) and the MPFR limb pool (scalar/mpfr_pool.hpp): the performance
+// path must give solve()'s answer bit for bit (U1/G2: the answer is the
+// General Gauss Principle's, whatever the storage), reuse the factor of an
+// unchanged M and no other, and allocate nothing after the first solve of a
+// shape. The allocation counts are exact counts of one deterministic run,
+// not timings.
 #include <gtest/gtest.h>
 
 #include <cstdio>

@@ -34,10 +34,12 @@ MethodError not_finite(const char* what) {
                      "; rescale the system or raise the precision");
 }
 
-// The symmetric positive definite X's eigendecomposition, refused when it
-// did not converge or when X's smallest computed eigenvalue is not
-// positive (its Cholesky factor existed: X is then positive definite to
-// within the eigensolver's backward error, not to a square root's need).
+// The eigendecomposition of X (M or W), refused when the QR iterations did
+// not converge or when X's smallest computed eigenvalue is not positive.
+// X's Cholesky factor exists (prepare() refuses X otherwise), so such an
+// eigenvalue means X is too ill-conditioned for its square roots at this
+// precision: its eigenvalues are known only to the eigensolver's backward
+// error, ‖X‖·O(nu).
 template <class S>
 void decompose_spd(SymmetricEigen<S>& eig, const Matrix<S>& X, const char* field) {
   if (!eig.compute(X))
