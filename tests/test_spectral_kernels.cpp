@@ -5,14 +5,16 @@
 // - SymmetricEigen runs Eigen's SelfAdjointEigenSolver step for step: the
 //   same bits, at double, long double and MPFR.
 // - ThinSvd is backward stable: ‖X − UΣVᵀ‖_F ≤ γ_{pk}‖X‖_F and
-//   ‖UᵀU − I‖_F, ‖VᵀV − I‖_F ≤ γ_{pk} (p × k the tall one of X and Xᵀ;
-//   Householder QR, Higham Thm 19.4, then Jacobi rotations on the k × k
-//   triangle, each sweep a further O(k)u; the constant is the QR's, the
-//   printed slack says how much room the sweeps leave). Its singular values
-//   then agree with Eigen's JacobiSVD's to ‖ΔX‖₂ + ‖ΔX'‖₂ ≤ 2γ_{pk}‖X‖_F
-//   (Weyl). The residuals are formed at twice the working precision. An
-//   exactly rank-deficient X (integer factors, exact in S) keeps its zero
-//   singular values at rounding level.
+//   ‖UᵀU − I‖_F, ‖VᵀV − I‖_F ≤ γ_{pk} (p × k the tall one of X and Xᵀ).
+//   The bound is the shape of Higham's Thm 19.4 for the Householder QR,
+//   γ̃_{pk} = c·pk·u, taken with c = 1; the Jacobi sweeps add O(k)u each. So
+//   it is a measured bound, not a theorem: the printed ratios (0.05–0.75)
+//   say how much room it leaves. The singular values then agree with Eigen's
+//   JacobiSVD's to ‖ΔX‖₂ + ‖ΔX'‖₂ ≤ 2γ_{pk}‖X‖_F (Weyl). The residuals are
+//   formed in a wider type: long double (64 bits of significand against
+//   double's 53) and MPFR at 512 bits for 256. An exactly rank-deficient X
+//   (integer factors, exact in S) keeps its zero singular values at
+//   rounding level.
 #include <gtest/gtest.h>
 
 #include <Eigen/Eigenvalues>
@@ -73,6 +75,7 @@ void eigen_matches_eigens(const char* type) {
     EXPECT_TRUE(ours.eigenvectors() == eigens.eigenvectors()) << type << " n = " << n;
     ASSERT_TRUE(ours.compute(symmetric<S>(n, 200)));  // storage reused for another X
     ASSERT_TRUE(ours.compute(X));
+    EXPECT_TRUE(ours.eigenvalues() == eigens.eigenvalues()) << type << " n = " << n << ", recomputed";
     EXPECT_TRUE(ours.eigenvectors() == eigens.eigenvectors()) << type << " n = " << n << ", recomputed";
   }
 }
@@ -84,8 +87,8 @@ TEST(SymmetricEigen, SameBitsAsSelfAdjointEigenSolver) {
   eigen_matches_eigens<mpfr_real>("mpfr 256");
 }
 
-// X at twice the precision of S: long double for double, 512 bits for
-// MPFR's 256 (exact; the caller holds MpfrPrecision(512) for the sums).
+// X in the wider type: long double for double, 512 bits for MPFR's 256
+// (exact; the caller holds MpfrPrecision(512) for the sums).
 template <class Wide, class S>
 Matrix<Wide> widened(const Matrix<S>& X) {
   if constexpr (std::is_same_v<S, mpfr_real>) {
@@ -97,12 +100,16 @@ Matrix<Wide> widened(const Matrix<S>& X) {
   }
 }
 
-// The residuals of a computed SVD against γ_{pk} (p = max(m, n)), formed at
-// twice the precision. Returns the largest ratio to its bound.
+// The residuals of a computed SVD against γ_{pk} (p = max(m, n)), formed in
+// the wider type. Returns the largest ratio to its bound. The singular
+// values alone (no U, V) are the same rotations' and so the same bits.
 template <class S, class Wide>
 double svd_check(const Matrix<S>& X, Index rank, const std::string& what) {
+  ThinSvd<S> values_only;
+  EXPECT_TRUE(values_only.compute(X, false)) << what;
   ThinSvd<S> svd;
   EXPECT_TRUE(svd.compute(X, true)) << what;
+  EXPECT_TRUE(values_only.singularValues() == svd.singularValues()) << what << ": σ without U, V";
   const Eigen::JacobiSVD<Matrix<S>> eigens(X);  // its own preconditioner
   const Index m = X.rows(), n = X.cols(), k = std::min(m, n);
   const double bound = double(test::gamma<S>(std::max(m, n) * k));

@@ -121,6 +121,32 @@ TEST(Workspace, ReusesTheFactorOfAnUnchangedMOnly) {
   }
 }
 
+// The same of a weight W ≠ I: an unchanged W's factor (literal: its W^{1/2})
+// reused, a changed one's not, each solve solve()'s. And a solve the method
+// refuses leaves nothing stale behind: the next one is solve()'s.
+TEST(Workspace, ReusesTheWeightOfAnUnchangedWOnly) {
+  for (Method method : kWorkspaceMethods) {
+    if (method == Method::Kkt) continue;  // kkt does not use W (G9)
+    test::SystemGenerator gen(17);
+    System<double> sys = test::convert<double>(gen.make(test::SystemClass::RankDeficientInconsistent, true, true).sys);
+    const Options<double> opt = with_method<double>(method);
+    Workspace<double> ws;
+    Solution<double> sol;
+    solve(sys, opt, sol, ws);
+    sys.b(0) += 1;  // same M and W
+    solve(sys, opt, sol, ws);
+    expect_identical(sol, solve(sys, opt), to_string(method) + ", b changed");
+    sys.W(0, 0) += 1;  // W changed, M not (W stays positive definite)
+    solve(sys, opt, sol, ws);
+    expect_identical(sol, solve(sys, opt), to_string(method) + ", W changed");
+    System<double> bad = sys;
+    bad.M(1, 1) = -bad.M(1, 1);
+    EXPECT_THROW(solve(bad, opt, sol, ws), InputError) << to_string(method);
+    solve(sys, opt, sol, ws);
+    expect_identical(sol, solve(sys, opt), to_string(method) + ", after a refused M");
+  }
+}
+
 // A factor made without validation is not taken as proof that M is
 // positive definite: with validation on, a bad M is still refused.
 TEST(Workspace, AnUnvalidatedFactorDoesNotSkipValidation) {
@@ -218,6 +244,7 @@ void count_allocations(const System<S>& sys, Method method, alloc::AllocCounts& 
   sys2.Q *= S(3);
   sys2.C *= S(-1);
   sys2.M *= S(2);
+  if (!is_identity(sys.W)) sys2.W *= S(3);  // a weight changes too (literal's scratch of order m, not n)
   const Options<S> opt = with_method<S>(method);
   Workspace<S> ws;
   Solution<S> sol;

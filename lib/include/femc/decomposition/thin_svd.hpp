@@ -10,15 +10,14 @@
 //   Y = (Q Ũ) Σ (Π Ṽ)ᵀ
 //
 // so for a tall X, U = Q Ũ and V = Π Ṽ, and for a wide one the roles swap.
-// The column pivoting makes R's rows graded, which the Jacobi sweeps then
-// resolve to high relative accuracy (Drmač and Veselić, SIAM J. Matrix
-// Anal. Appl. 29, 2008); the whole is backward stable.
+// Householder QR and Jacobi rotations are each backward stable, and so is
+// the whole (normwise; tests/test_spectral_kernels.cpp measures it).
 //
 // Eigen's JacobiSVD applies Q in blocks of 48 reflectors, allocating a
 // triangular factor and a product at each call; here each reflector is
-// applied to the kept [Ũ; 0] alone, and a decomposition of the shape of the
-// previous one allocates nothing (under MPFR, with the limb pool). In double
-// the QR is LAPACK's dgeqp3 (lapack.hpp).
+// applied to the kept [Ũ; 0] alone, and a decomposition of the shape and
+// `vectors` of the previous one allocates nothing (under MPFR, with the
+// limb pool). In double the QR is LAPACK's dgeqp3 (lapack.hpp).
 #include <Eigen/SVD>
 #include <algorithm>
 
@@ -30,7 +29,8 @@ template <class S>
 class ThinSvd {
  public:
   // With vectors = false only the singular values are computed. Returns
-  // false when X has an entry that is not finite (then nothing is to be used).
+  // false when X has an entry that is not finite, or when the triangle does
+  // (an overflow of the QR): then nothing is to be used.
   bool compute(const Matrix<S>& X, bool vectors) {
     const Index m = X.rows(), n = X.cols(), k = std::min(m, n);
     for (Index j = 0; j < n; ++j)
@@ -53,6 +53,7 @@ class ThinSvd {
     const Index p = qr.rows();
     R_ = qr.topRows(k).template triangularView<Eigen::Upper>();
     svd_.compute(R_, vectors ? (Eigen::ComputeFullU | Eigen::ComputeFullV) : 0);
+    if (svd_.info() != Eigen::Success) return false;
     sigma_ = svd_.singularValues();
     if (!vectors) return true;
 

@@ -10,9 +10,10 @@
 // square roots and M⁻¹ come from an eigendecomposition
 // (decomposition/symmetric_eigen.hpp), P⁺ and (Aᵀ)⁺ are formed explicitly
 // from Jacobi SVDs (decomposition/thin_svd.hpp) with the rank policy of
-// rank.hpp (rank decided on the singular values of P). The matrices of the
-// formulas are formed as printed; each is then applied to a vector, right
-// to left. Slow and less accurate by design.
+// rank.hpp (rank decided on the singular values of P). M^{±1/2}, M⁻¹,
+// W^{1/2}, B, P, P⁺ and (Aᵀ)⁺ are formed as printed and applied to vectors
+// right to left; I − P⁺P and P P⁺ − I are applied as w − P⁺(P w) and
+// P(P⁺b̃) − b̃. Slow and less accurate by design.
 #include "femc/decomposition/symmetric_eigen.hpp"
 #include "femc/decomposition/thin_svd.hpp"
 #include "femc/methods/method_workspace.hpp"
@@ -46,7 +47,7 @@ class LiteralWorkspace : public MethodWorkspace<S> {
   SymmetricEigen<S> eigM_, eigW_;
   bool have_M_ = false, have_W_ = false;  // eigM_, eigW_ and their functions are of mass_'s, weight_'s X
   Matrix<S> M_half_, M_mhalf_, M_inv_, W_half_;  // M^{1/2}, M^{-1/2}, M⁻¹, W^{1/2}
-  Matrix<S> scaled_vectors_;                     // V f(Λ), forming f(X) = V f(Λ) Vᵀ
+  Matrix<S> scaled_M_, scaled_W_;                // V f(Λ), forming f(X) = V f(Λ) Vᵀ (one per order: n, m)
   Matrix<S> B_, P_, Pp_, Atp_;                   // A M^{-1/2}, W^{1/2} B, P⁺, (Aᵀ)⁺
   ThinSvd<S> svdP_, svdA_;
   Vector<S> a_, bt_, x_, r_, s_, w_, y_, z_, rhs_;

@@ -29,9 +29,9 @@ void pseudoinverse_into(const Matrix<S>& U, const Matrix<S>& V, const Vector<S>&
 }
 
 template <class S>
-MethodError not_finite(const char* what) {
-  return MethodError(std::string("literal: ") + what + " is not finite in " + ScalarTraits<S>::name() +
-                     "; rescale the system or raise the precision");
+MethodError svd_failed(const char* what) {
+  return MethodError(std::string("literal: the SVD of ") + what + " met a number that is not finite in " +
+                     ScalarTraits<S>::name() + "; rescale the system or raise the precision");
 }
 
 // The eigendecomposition of X (M or W), refused when the QR iterations did
@@ -58,9 +58,9 @@ void LiteralWorkspace<S>::form_functions_of_M(const Matrix<S>& M) {
   using std::sqrt;
   have_M_ = false;
   detail::decompose_spd(eigM_, M, "M");
-  detail::spd_function_into(eigM_, [](const S& x) { return S(sqrt(x)); }, scaled_vectors_, M_half_);
-  detail::spd_function_into(eigM_, [](const S& x) { return S(S(1) / sqrt(x)); }, scaled_vectors_, M_mhalf_);
-  detail::spd_function_into(eigM_, [](const S& x) { return S(S(1) / x); }, scaled_vectors_, M_inv_);
+  detail::spd_function_into(eigM_, [](const S& x) { return S(sqrt(x)); }, scaled_M_, M_half_);
+  detail::spd_function_into(eigM_, [](const S& x) { return S(S(1) / sqrt(x)); }, scaled_M_, M_mhalf_);
+  detail::spd_function_into(eigM_, [](const S& x) { return S(S(1) / x); }, scaled_M_, M_inv_);
   have_M_ = true;
 }
 
@@ -69,7 +69,7 @@ void LiteralWorkspace<S>::form_square_root_of_W(const Matrix<S>& W) {
   using std::sqrt;
   have_W_ = false;
   detail::decompose_spd(eigW_, W, "W");
-  detail::spd_function_into(eigW_, [](const S& x) { return S(sqrt(x)); }, scaled_vectors_, W_half_);
+  detail::spd_function_into(eigW_, [](const S& x) { return S(sqrt(x)); }, scaled_W_, W_half_);
   have_W_ = true;
 }
 
@@ -103,8 +103,8 @@ void LiteralWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, Sol
 
   // The ranks: of P, decided on its singular values; of A, which settles
   // what forming P blurs (rank.hpp) and gives (Aᵀ)⁺.
-  if (!svdA_.compute(sys.A, true)) throw detail::not_finite<S>("A");
-  if (!svdP_.compute(P_, true)) throw detail::not_finite<S>("P = W^{1/2} A M^{-1/2}");
+  if (!svdA_.compute(sys.A, true)) throw detail::svd_failed<S>("A");
+  if (!svdP_.compute(P_, true)) throw detail::svd_failed<S>("P = W^{1/2} A M^{-1/2}");
   const DataCut<S> data_P = data_rank_cut(opt, sys.A, norm_W, S(S(1) / ev(0)));  // rank.hpp: rounded data
   const DataCut<S> data_A = data_rank_cut(opt, sys.A, S(1), S(1));
   const Vector<S>& sigmaA = svdA_.singularValues();

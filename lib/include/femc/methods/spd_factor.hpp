@@ -1,6 +1,7 @@
 #pragma once
 // The Cholesky factor of M (or of a weight W ≠ I) that a method's workspace
-// keeps between solves (methods/cod.hpp, kkt.hpp, nullspace.hpp):
+// keeps between solves (methods/cod.hpp, kkt.hpp, nullspace.hpp; literal.hpp
+// keeps it for validation and to tell an unchanged M or W):
 //
 // - validate(X) is validate()'s check of X (symmetric, positive definite),
 //   made with the factor the coming solve then uses: no second
