@@ -1,21 +1,23 @@
-// `femc verify`: the claims of the papers, checked on a solver outside femc.
+// `femc verify`: the claims of the papers, checked on a solver outside femc
+// or on one of femc's methods.
 //
 //   femc verify --solver "python3 examples/solvers/numpy_pinv.py" [--name N] [--precision P]
-//               [--claims E1,G9,…] [--cases K] [--seed S] [--timeout-ms T] [-o DIR]
+//               [--claims E1,G9,…] [--cases K] [--seed S] [--timeout-ms T] [--studies …] [-o DIR]
+//   femc verify --method cod [--precision P] …
 //
-// The solver runs as one process speaking the protocol of
+// A process solver runs as one process speaking the protocol of
 // verify/PROTOCOL.md. Every claim property (femc/verify/claim_table.hpp)
 // that its declared capabilities make meaningful runs on it, with femc's
-// exact solution of the same data as the reference and the bounds of the
-// claims at the working precision's u. The conformance report goes to
-// DIR/<name>/: README.md (a table of claims: pass, fail or not applicable,
-// each with its slack), conformance.json, and for each failing claim its
-// minimal counterexample as `femc solve` input files
-// (counterexamples/<claim>.json). Exit 0 when every applicable claim
-// passes, 1 when one fails, 2 for bad input (nothing written).
+// exact solution of the same data as the reference and the solver's
+// declared error law at the working precision's u as the bound
+// (femc/verify/error_law.hpp); then the studies that compare solvers run,
+// each ending in a verdict (study.hpp, failures). The conformance report
+// (femc/verify/report.hpp) goes to DIR/<name>/. Exit 0 when every
+// applicable claim and every study passes, 1 when one fails, 2 for bad
+// input (nothing written).
 //
 // Under `mpirun -n K` (built with MPI) the claims and the studies' cells are
-// spread over K ranks, each with its own solver process; see run_at.
+// spread over K ranks, each with its own solver process; see run_claims_at.
 #include <signal.h>
 #include <unistd.h>
 
@@ -39,9 +41,11 @@
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/rational.hpp"
 #include "femc/verify/process_solver.hpp"
+#include "femc/verify/report.hpp"
 #include "femc/verify/run_claims.hpp"
 #include "femc/verify/system_json.hpp"
 #include "framework/distribute.hpp"
+#include "framework/runner.hpp"
 #include "framework/study.hpp"
 #include "gate/regression_gate.hpp"
 
@@ -53,7 +57,8 @@ using verify::ClaimOutcome;
 using verify::Verdict;
 
 struct VerifyArgs {
-  std::string solver, name, precision = "double", claims, out = "verify-report", studies = "conditioning,rank,perturbed-constraints";
+  std::string solver, method, name, precision = "double", claims, out = "verify-report",
+                                    studies = "conditioning,rank,perturbed-constraints";
   int cases = 100;
   unsigned long seed = 20261123;
   long timeout_ms = 10000;
@@ -67,13 +72,6 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-std::string sci(double x) {
-  if (std::isinf(x)) return "∞";
-  std::ostringstream s;
-  s.precision(2);
-  s << x;
-  return s.str();
-}
 
 // Where the solver's stderr goes while it runs (removed at exit).
 fs::path stderr_file;
@@ -105,10 +103,42 @@ std::string plot_script() {
 // `femc report --check DIR --solver CMD`). Returns the report's lines.
 // In an MPI job every rank calls it and computes cells with its own solver
 // process; rank 0 writes and returns the lines, the others nothing.
-std::vector<std::string> run_studies(const std::vector<std::string>& names, const std::string& solver,
-                                     const fs::path& dir) {
+struct StudiesDone {
   std::vector<std::string> lines;
-  if (names.empty()) return lines;
+  std::vector<verify::StudyVerdict> verdicts;
+};
+
+// Each study's verdict on the solver (study.hpp, failures), with the
+// systems of its failing cells as the solver received them.
+std::vector<verify::StudyVerdict> study_verdicts(const std::vector<const studies::Study*>& list,
+                                                 const studies::StudyConfig& config, const std::string& solver,
+                                                 const fs::path& sdir) {
+  std::vector<verify::StudyVerdict> out;
+  for (const studies::Study* study : list) {
+    const std::string rule = study->verdict_rule();
+    if (rule.empty()) continue;
+    verify::StudyVerdict v;
+    v.study = study->name();
+    v.rule = rule;
+    const studies::Table table = studies::read_table((sdir / v.study / (v.study + ".csv")).string());
+    const std::vector<studies::Cell> cells = study->cells(config);
+    for (const studies::CellFailure& f : study->failures(table, solver)) {
+      verify::StudyVerdict::Failure failure{f.cell, f.precision, f.why, {}};
+      for (const studies::Cell& c : cells)
+        if (c.key == f.cell)
+          for (const System<rational>& sys : study->cell_systems(c, config, f.precision))
+            failure.systems.push_back(verify::to_system_text(sys));
+      v.failures.push_back(failure);
+    }
+    out.push_back(v);
+  }
+  return out;
+}
+
+StudiesDone run_studies(const std::vector<std::string>& names, const std::string& solver, const fs::path& dir) {
+  StudiesDone done;
+  std::vector<std::string>& lines = done.lines;
+  if (names.empty()) return done;
   studies::StudyConfig config;
   config.solvers = {solver, "cod"};
   std::vector<const studies::Study*> list;
@@ -116,7 +146,8 @@ std::vector<std::string> run_studies(const std::vector<std::string>& names, cons
   const fs::path sdir = dir / "studies";
   if (studies::distributed::rank() == 0) fs::create_directories(sdir);
   const studies::MetricSet all = studies::run_studies(list, config, sdir.string(), 1, false, true);
-  if (studies::distributed::rank() != 0) return lines;
+  if (studies::distributed::rank() != 0) return done;
+  done.verdicts = study_verdicts(list, config, solver, sdir);
   studies::MetricSet own;  // the solver's metrics alone
   std::size_t count = 0;
   for (const auto& [study, metrics] : all)
@@ -133,14 +164,14 @@ std::vector<std::string> run_studies(const std::vector<std::string>& names, cons
   const std::string script = plot_script();
   if (script.empty() || !fs::exists(script)) {
     lines.push_back("- plots: not drawn (no plot_studies.py at " + script + "; set FEMC_PLOT_SCRIPT)");
-    return lines;
+    return done;
   }
   std::string cmd = "/usr/bin/python3 '" + script + "' '" + sdir.string() + "'";
   for (const std::string& n : names) cmd += " " + n;
   cmd += " > '" + (sdir / "plots.log").string() + "' 2>&1";
   if (std::system(cmd.c_str()) != 0) {
     lines.push_back("- plots: not drawn (plot_studies.py failed, see studies/plots.log)");
-    return lines;
+    return done;
   }
   lines.push_back("- plots: drawn by `" + script + "`");
   for (const std::string& n : names)
@@ -149,7 +180,7 @@ std::vector<std::string> run_studies(const std::vector<std::string>& names, cons
         const std::string rel = "studies/" + n + "/" + e.path().filename().string();
         lines.push_back("\n![" + rel + "](" + rel + ")");
       }
-  return lines;
+  return done;
 }
 
 // What the solver processes did: the one process's counts, or in an MPI job
@@ -202,143 +233,46 @@ fs::path report_tmp_dir(const VerifyArgs& a, const std::string& name) {
   return fs::path(a.out) / (prefix + std::to_string(::getpid()));
 }
 
-// The report, written into `tmp` (which holds the studies already) and
-// renamed to DIR/<name> at the end.
-void write_report(const VerifyArgs& a, const std::string& name, const verify::Handshake& h,
-                  const ProcessRecord& record, const std::string& precision_label, double u,
-                  const std::vector<ClaimOutcome>& outcomes, const std::vector<std::string>& study_lines,
-                  const fs::path& tmp) {
-  const fs::path final_dir = fs::path(a.out) / name;
-  fs::create_directories(tmp / "counterexamples");
-  const Capabilities& caps = h.capabilities;
-  nlohmann::ordered_json doc;
-  doc["solver"] = {{"name", name},
-                   {"declared_name", h.name},
-                   {"command", a.solver},
-                   {"outputs", describe_outputs(caps.outputs)},
-                   {"systems", describe_systems(caps)},
-                   {"error_model", describe_error_model(caps)},
-                   {"precisions", h.precisions}};
-  doc["precision"] = precision_label;
-  doc["unit_roundoff"] = u;
-  doc["cases_per_claim"] = a.cases;
-  doc["seed"] = a.seed;
-  int pass = 0, fail = 0, na = 0;
-  std::ostringstream table;
-  table << "| claim | verdict | cases | worst error ÷ bound | slack | counterexample, or why not applicable |\n"
-        << "|---|---|---|---|---|---|\n";
-  nlohmann::ordered_json claims = nlohmann::ordered_json::array();
-  for (const ClaimOutcome& o : outcomes) {
-    nlohmann::ordered_json c = {{"claim", o.id}, {"property", o.suite}, {"verdict", verify::to_string(o.verdict)},
-                                {"cases", o.cases}};
-    std::string where;
-    if (o.verdict == Verdict::Pass) {
-      ++pass;
-      c["worst_ratio"] = o.worst_ratio;
-      c["slack"] = o.worst_ratio > 0 ? 1 / o.worst_ratio : std::numeric_limits<double>::infinity();
-    } else if (o.verdict == Verdict::NotApplicable) {
-      ++na;
-      c["reason"] = o.detail;
-      where = o.detail;
-    } else {
-      ++fail;
-      c["failure"] = o.detail;
-      nlohmann::ordered_json files = nlohmann::ordered_json::array();
-      const std::string first_line = o.detail.substr(0, o.detail.find('\n'));
-      for (std::size_t k = 0; k < o.counterexample.size(); ++k) {
-        const std::string file = "counterexamples/" + o.suite + (k ? "-" + std::to_string(k + 1) : "") + ".json";
-        std::ofstream(tmp / file) << verify::system_json(o.counterexample[k], o.suite,
-                                                         "femc verify: minimal counterexample of " + o.id + " for '" +
-                                                             name + "' at " + precision_label + " (system " +
-                                                             std::to_string(k + 1) + " of " +
-                                                             std::to_string(o.counterexample.size()) + ")")
-                                  << "\n";
-        files.push_back(file);
-        where += (where.empty() ? "" : ", ") + ("[" + file + "](" + file + ")");
-      }
-      c["counterexample"] = files;
-      if (where.empty()) where = first_line;
-    }
-    claims.push_back(c);
-    const bool passed = o.verdict == Verdict::Pass;
-    table << "| " << o.suite << " | " << verify::to_string(o.verdict) << " | " << o.cases << " | "
-          << (passed ? sci(o.worst_ratio) : "") << " | "
-          << (passed ? (o.worst_ratio > 0 ? sci(1 / o.worst_ratio) : "∞") : "") << " | " << where << " |\n";
-  }
-  doc["claims"] = claims;
-  const auto& n = record.counts;
-  doc["process"] = {{"calls", n.calls},     {"refusals", n.refusals},           {"crashes", n.crashes},
-                    {"timeouts", n.timeouts}, {"protocol_errors", n.protocol_errors}, {"starts", n.starts}};
-  doc["summary"] = {{"pass", pass}, {"fail", fail}, {"not_applicable", na}};
-  std::ofstream(tmp / "conformance.json") << doc.dump(2) << "\n";
-
-  std::ofstream md(tmp / "README.md");
-  md << "# Conformance of `" << name << "`\n\n"
-     << "`femc verify` ran the claim properties of femc (`../shared/CLAIMS.md`) on this solver at " << precision_label
-     << " (u = " << sci(u) << "), " << a.cases << " cases per claim, seed " << a.seed
-     << ". Each case is drawn exactly, given to the solver rounded to the working precision, and checked against "
-        "femc's exact solution of the same data within the claim's bound c·u·K, K = κ(M)·κ(P)²·κ(A), "
-        "c = 16(n + m)² (verify/include/femc/verify/claims.hpp).\n\n"
-     << "- Command: `" << a.solver << "`\n"
-     << "- Declared: returns " << describe_outputs(caps.outputs) << "; takes " << describe_systems(caps)
-     << "; " << describe_error_model(caps) << " (the studies' theory lines)\n"
-     << "- Result: " << pass << " pass, " << fail << " fail, " << na << " not applicable\n"
-     << "- Process: " << n.calls << " calls, " << n.refusals << " refusals, " << n.crashes << " crashes, "
-     << n.timeouts << " timeouts, " << n.protocol_errors << " protocol errors, " << n.starts << " starts\n\n"
-     << "The worst error ÷ bound is the largest ratio over every check of the passing cases; the slack, its "
-        "inverse, is how many times larger an error could have been and still passed.\n\n"
-     << table.str();
-  if (fail) {
-    md << "\n## Failures\n";
-    for (const ClaimOutcome& o : outcomes)
-      if (o.verdict == Verdict::Fail || o.verdict == Verdict::GaveUp)
-        md << "\n### " << o.suite << "\n\n```\n" << o.detail << "\n```\n";
-    md << "\nEach counterexample reproduces with `femc solve counterexamples/<claim>.json --precision "
-       << precision_label << "` beside the solver's own answer.\n";
-  }
-  if (!study_lines.empty()) {
-    md << "\n## Studies\n\nThe solver beside femc's cod on the same data (cod at every precision of the study, the "
-          "solver at " << precision_label << "), with the theory lines of the study:\n\n";
-    for (const std::string& l : study_lines) md << l << "\n";
-  }
-  md.close();
-  std::ofstream(tmp / "solver-stderr.txt", std::ios::binary) << record.stderr_text;
-  fs::remove_all(final_dir);
-  fs::rename(tmp, final_dir);
-}
-
-// In an MPI job of several ranks (`mpirun -n K femc verify …`) every rank
-// runs the solver as its own process, the claims are cells handed out by
-// rank 0 (studies/framework/distribute.hpp) in the table's order, and so are
-// the studies' cells; rank 0 alone writes the report, the same as one
-// process's apart from the process counts' `starts`.
+// The claims on a registered solver at S, every rank of an MPI job each
+// with its own solver process (`mpirun -n K femc verify …`): the claims are
+// cells handed out by rank 0 (studies/framework/distribute.hpp) in the
+// table's order, and so are the studies' cells.
 template <class S>
-int run_at(const VerifyArgs& a, const std::shared_ptr<verify::SolverProcess>& process, const std::string& name,
-           const std::string& label, const std::vector<const prop::ClaimProperty*>& claims, std::optional<long> bits) {
+std::vector<ClaimOutcome> run_claims_at(const RegisteredSolver& solver, const VerifyArgs& a,
+                                        const std::vector<const prop::ClaimProperty*>& claims,
+                                        const std::shared_ptr<verify::SolverProcess>& process, std::optional<long> bits) {
   namespace distributed = studies::distributed;
-  const RegisteredSolver& solver = solvers().add(verify::process_solver<S>(process, name, label));
   verify::ClaimRunOptions o;
   o.cases = a.cases;
   o.seed = a.seed;
-  o.before_claim = [&] { process->forgive_hang(); };
-  std::vector<ClaimOutcome> outcomes;
-  if (distributed::active()) {
-    outcomes.resize(claims.size());
-    std::vector<std::size_t> order(claims.size());
-    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-    // One claim, on rank 0's computing thread or another rank's main thread:
-    // MPFR's precision is the thread's own.
-    auto compute = [&](std::size_t i) {
-      std::optional<MpfrPrecision> guard;
-      if (bits) guard.emplace(*bits);
-      return verify::outcome_text(verify::run_claims<S>({claims[i]}, solver, o).front());
-    };
-    auto store = [&](std::size_t i, const std::string& text) { outcomes[i] = verify::outcome_from_text(text); };
-    distributed::run_cells(order, 1, compute, store);
-  } else {
-    outcomes = verify::run_claims<S>(claims, solver, o);
-  }
-  const bool writes = distributed::rank() == 0;
+  if (process) o.before_claim = [&] { process->forgive_hang(); };
+  if (!distributed::active()) return verify::run_claims<S>(claims, solver, o);
+  std::vector<ClaimOutcome> outcomes(claims.size());
+  std::vector<std::size_t> order(claims.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // One claim, on rank 0's computing thread or another rank's main thread:
+  // MPFR's precision is the thread's own.
+  auto compute = [&](std::size_t i) {
+    std::optional<MpfrPrecision> guard;
+    if (bits) guard.emplace(*bits);
+    return verify::outcome_text(verify::run_claims<S>({claims[i]}, solver, o).front());
+  };
+  auto store = [&](std::size_t i, const std::string& text) { outcomes[i] = verify::outcome_from_text(text); };
+  distributed::run_cells(order, 1, compute, store);
+  return outcomes;
+}
+
+// Runs the claims and the studies on `solver` (a process's, when process is
+// set, or one of femc's methods) and writes the report; rank 0 of an MPI job
+// alone writes, the same report as one process's apart from the process
+// counts' `starts`. Exit 0 when every claim and study passes, 1 otherwise.
+template <class S>
+int run_at(const VerifyArgs& a, const RegisteredSolver& solver, const std::shared_ptr<verify::SolverProcess>& process,
+           const std::string& label, const std::vector<const prop::ClaimProperty*>& claims, std::optional<long> bits) {
+  const std::string& name = solver.name();
+  verify::ConformanceReport report;
+  report.claims = run_claims_at<S>(solver, a, claims, process, bits);
+  const bool writes = studies::distributed::rank() == 0;
   const fs::path tmp = writes ? report_tmp_dir(a, name) : fs::path();
   // Removed unless renamed into the report (a failure leaves nothing).
   struct RemoveAtExit {
@@ -349,18 +283,49 @@ int run_at(const VerifyArgs& a, const std::shared_ptr<verify::SolverProcess>& pr
     }
   } remove_tmp{tmp};
   if (writes) fs::remove_all(tmp), fs::create_directories(tmp);
-  const std::vector<std::string> study_lines = run_studies(split_list(a.studies), name, tmp);
-  const ProcessRecord record = gather_process_record(*process);
+  StudiesDone studies_done = run_studies(split_list(a.studies), name, tmp);
+  std::optional<ProcessRecord> record;
+  if (process) record = gather_process_record(*process);
   if (!writes) return 0;
-  write_report(a, name, process->handshake(), record, label, static_cast<double>(unit_roundoff<S>()), outcomes,
-               study_lines, tmp);
-  int failed = 0;
-  for (const ClaimOutcome& c : outcomes) {
-    if (c.verdict == Verdict::Fail || c.verdict == Verdict::GaveUp) ++failed;
-    std::cout << c.suite << ": " << verify::to_string(c.verdict) << "\n";
+  report.name = name;
+  report.precision = label;
+  report.unit_roundoff = static_cast<double>(unit_roundoff<S>());
+  report.cases_per_claim = a.cases;
+  report.seed = a.seed;
+  report.capabilities = solver.capabilities();
+  report.study_lines = std::move(studies_done.lines);
+  report.studies = std::move(studies_done.verdicts);
+  if (process) {
+    report.declared_name = process->handshake().name;
+    report.command = a.solver;
+    report.precisions = process->handshake().precisions;
+    const auto& n = record->counts;
+    report.process = verify::ConformanceReport::Process{n.calls,    n.refusals,        n.crashes,
+                                                        n.timeouts, n.protocol_errors, n.starts,
+                                                        record->stderr_text};
+  } else {
+    report.command = "femc's method " + name;
+    report.precisions = {label};
   }
-  std::cout << "femc verify: report in " << (fs::path(a.out) / name).string() << "\n";
-  return failed ? kExitRegression : 0;
+  verify::write_conformance_report(tmp, report);
+  const fs::path final_dir = fs::path(a.out) / name;
+  fs::remove_all(final_dir);
+  fs::rename(tmp, final_dir);
+  for (const ClaimOutcome& c : report.claims) std::cout << c.suite << ": " << verify::to_string(c.verdict) << "\n";
+  for (const verify::StudyVerdict& v : report.studies)
+    std::cout << "study " << v.study << ": " << (v.passed() ? "pass" : "fail") << "\n";
+  std::cout << "femc verify: report in " << final_dir.string() << "\n";
+  return report.passed() ? 0 : kExitRegression;
+}
+
+// The working precision named p, and the run at it.
+template <class Run>
+int at_precision(const std::string& p, std::optional<long> bits, Run&& run) {
+  if (p == "double") return run(double{}, std::optional<long>());
+  if (p == "float128") return run(float128{}, std::optional<long>());
+  if (p == "exact") return run(rational{}, std::optional<long>());
+  MpfrPrecision guard(*bits);
+  return run(mpfr_real{}, bits);
 }
 
 int run(const VerifyArgs& a) {
@@ -387,6 +352,17 @@ int run(const VerifyArgs& a) {
       throw InputError("out", "cannot create directory '" + a.out + "'");
     io::check_output_path((fs::path(a.out) / "probe").string());
   }
+  if (!a.method.empty()) {
+    // One of femc's own methods, held to the same claims, laws and studies.
+    if (!a.solver.empty()) throw InputError("method", "give --solver or --method, not both");
+    const RegisteredSolver& solver = solvers().get(a.method);
+    return at_precision(p, bits, [&](auto tag, std::optional<long> b) {
+      using S = decltype(tag);
+      if (!solver.runs_at<S>()) throw InputError("precision", "method " + a.method + " does not run at " + p);
+      return run_at<S>(a, solver, nullptr, p, claims, b);
+    });
+  }
+  if (a.solver.empty()) throw InputError("solver", "missing: give --solver COMMAND (or --method NAME)");
   // The solver's stderr: beside the report in the end; quoted when it fails to start.
   const fs::path err = fs::temp_directory_path() / ("femc-verify-" + std::to_string(::getpid()) + ".stderr");
   std::shared_ptr<verify::SolverProcess> process;
@@ -406,20 +382,21 @@ int run(const VerifyArgs& a) {
   const std::string name = !a.name.empty() ? a.name : !h.name.empty() ? h.name : "solver";
   if (std::find(h.precisions.begin(), h.precisions.end(), p) == h.precisions.end())
     throw InputError("precision", "the solver declares " + nlohmann::json(h.precisions).dump() + ", not '" + p + "'");
-  if (p == "double") return run_at<double>(a, process, name, p, claims, {});
-  if (p == "float128") return run_at<float128>(a, process, name, p, claims, {});
-  if (p == "exact") return run_at<rational>(a, process, name, p, claims, {});
-  MpfrPrecision guard(*bits);
-  return run_at<mpfr_real>(a, process, name, p, claims, bits);
+  return at_precision(p, bits, [&](auto tag, std::optional<long> b) {
+    using S = decltype(tag);
+    const RegisteredSolver& solver = solvers().add(verify::process_solver<S>(process, name, p));
+    return run_at<S>(a, solver, process, p, claims, b);
+  });
 }
 
 }  // namespace
 
 std::function<int()> add_verify_command(CLI::App& app) {
   auto args = std::make_shared<VerifyArgs>();
-  CLI::App* cmd = app.add_subcommand("verify", "Check the papers' claims on a solver outside femc (a process)");
-  cmd->add_option("--solver", args->solver, "the solver's command line (run by /bin/sh), speaking verify/PROTOCOL.md")
-      ->required();
+  CLI::App* cmd = app.add_subcommand("verify", "Check the papers' claims on a solver outside femc (a process), or on one of femc's methods");
+  cmd->add_option("--solver", args->solver, "the solver's command line (run by /bin/sh), speaking verify/PROTOCOL.md");
+  cmd->add_option("--method", args->method,
+                  "one of femc's own methods instead (cod, literal, …): the same claims, laws and studies");
   cmd->add_option("--name", args->name, "the report's name (default: the name the solver declares)");
   cmd->add_option("--precision", args->precision, "double (default), float128, exact, or MPFR bits");
   cmd->add_option("--claims", args->claims, "claim IDs or property names, comma-separated (default: all)");

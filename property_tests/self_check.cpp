@@ -22,6 +22,8 @@ enum class Bug {
   LambdaWrongSystem,   // λ from Aᵀλ = Qᶜ instead of Qᴺ
   WorkSignFlipped,     // −Qᵂ
   NotMinimumNorm,      // a basic (not minimum-norm) least-squares solution for P⁺
+  LooseRankCut,        // P⁺ keeping only σ > 10⁻⁶σ₁, undeclared (the cut femc's engine campaign found in Simbody)
+  SquaredCondition,    // P⁺ as Pᵀ(PPᵀ)⁺: the range-space method, κ(P)², declared as error growth 1
 };
 
 const char* name(Bug b) {
@@ -33,6 +35,8 @@ const char* name(Bug b) {
     case Bug::LambdaWrongSystem: return "λ from the wrong system";
     case Bug::WorkSignFlipped: return "sign of Qᵂ flipped";
     case Bug::NotMinimumNorm: return "basic instead of minimum-norm solution";
+    case Bug::LooseRankCut: return "rank cut at 10⁻⁶ relative, undeclared";
+    case Bug::SquaredCondition: return "range-space solve through P Pᵀ (κ squared), declared error growth 1";
   }
   return "?";
 }
@@ -63,8 +67,13 @@ Solution<double> wrong_solve(const System<double>& sys, Bug bug) {
     Eigen::ColPivHouseholderQR<Mat> qr(P);
     qr.setThreshold(tol);
     x = m > 0 ? Mat(qr.solve(rhs)) : Mat(Mat::Zero(n, 2));
+  } else if (bug == Bug::SquaredCondition) {
+    // x = Pᵀ(PPᵀ)⁺rhs: the normal equations of the minimum-norm problem.
+    const Mat G = P * P.transpose();
+    x = m > 0 ? Mat(P.transpose() * CompleteOrthogonal<double>(G, default_rank_tolerance<double>(m, m)).solve(rhs))
+              : Mat(Mat::Zero(n, 2));
   } else {
-    x = CompleteOrthogonal<double>(P, tol).solve(rhs);
+    x = CompleteOrthogonal<double>(P, bug == Bug::LooseRankCut ? 1e-6 : tol).solve(rhs);
   }
   const Vec xN = x.col(0);
   Vec xW = bug == Bug::ProjectorSwapped ? Vec(x.col(1)) : Vec(yC - x.col(1));
@@ -115,7 +124,8 @@ std::string caught_by(const std::vector<const ClaimProperty*>& checks, const Sol
 TEST(SelfCheck, EveryWrongRewriteOfCodIsCaught) {
   const std::vector<const ClaimProperty*> checks = applicable_checks(solvers().get("cod"));
   for (Bug bug : {Bug::ProjectorSwapped, Bug::WeightIgnored, Bug::RootInverted, Bug::FactorTransposed,
-                  Bug::LambdaWrongSystem, Bug::WorkSignFlipped, Bug::NotMinimumNorm}) {
+                  Bug::LambdaWrongSystem, Bug::WorkSignFlipped, Bug::NotMinimumNorm, Bug::LooseRankCut,
+                  Bug::SquaredCondition}) {
     const Solver<double> wrong([bug](const System<double>& sys) { return wrong_solve(sys, bug); });
     const std::string ids = caught_by(checks, wrong);
     std::cout << "wrong solver \"" << name(bug) << "\" caught by:" << (ids.empty() ? " NOTHING" : ids) << "\n";

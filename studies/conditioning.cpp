@@ -25,6 +25,7 @@
 #include "framework/measure.hpp"
 #include "framework/metric_table.hpp"
 #include "framework/registry.hpp"
+#include "framework/verdict.hpp"
 
 namespace femc::studies {
 namespace {
@@ -65,7 +66,7 @@ class Conditioning : public Study {
     return {"case", "log10_kappa_A_target", "log10_kappa_M_target", "seed", "n", "m", "rank",
             "kappa_A", "kappa_M", "kappa_B", "eta", "precision", "u", "method", "status",
             "rank_decided", "err_qdd", "err_QN", "err_QW", "err_lambda", "bound", "bound_lambda",
-            "c_qdd", "c_QN", "c_QW", "c_lambda", "ratio_constraint", "ratio_lambda"};
+            "c_qdd", "c_QN", "c_QW", "c_lambda", "c_law", "ratio_constraint", "ratio_lambda"};
   }
   std::vector<std::string> precisions(const StudyConfig&) const override { return working_precisions(); }
 
@@ -109,11 +110,63 @@ class Conditioning : public Study {
                           num(ref.eta), precision, num(u), solver->name(), r.status, num(r.rank), num(r.err_qdd),
                           num(r.err_QN), num(r.err_QW), num(r.err_lambda), num(bound), num(bound_lambda),
                           num(r.err_qdd / bound), num(r.err_QN / bound), num(r.err_QW / bound),
-                          num(r.err_lambda / bound_lambda), num(r.ratio_constraint), num(r.ratio_lambda)});
+                          num(r.err_lambda / bound_lambda), num(r.c_law), num(r.ratio_constraint), num(r.ratio_lambda)});
         }
       });
     }
     return rows;
+  }
+
+  std::string verdict_rule() const override {
+    return "fails where the data are clear of the solver's rank tolerance τ by 1000× (σ_min/σ₁ of B = 1/κ(B) > "
+           "1000·τ) and its law leaves a digit (c·u·(κ(B)^p + κ(M) + κ(B)²η) < 0.1): an error constant above c = " +
+           std::to_string(int(verify::kLawConstant)) +
+           "·max(m, n, 4) (the claims' constant, femc/verify/error_law.hpp), either c_law (the largest error of q̈ "
+           "in the metric of M, of Qᴺ and Qᵂ in that of M⁻¹, over the claims' forward law T without c) or "
+           "c_lambda (λ's relative error over κ(A) times the relative law); a rank other than the exact one, a "
+           "refusal or a result that is not finite. The plotted relative constants c_qdd, c_QN and c_QW are "
+           "not judged: a relative 2-norm error sees the cancellation of M⁻¹(Q + C) against the constraint's "
+           "share, which the law does not describe";
+  }
+
+  std::vector<CellFailure> failures(const Table& t, const std::string& solver) const override {
+    std::vector<CellFailure> out;
+    const Capabilities& caps = capabilities_of(solver);
+    const double c_max = verify::law_constant(kM, kN);
+    for (const Row& row : t.rows) {
+      if (t.text(row, "method") != solver) continue;
+      const std::string status = t.text(row, "status");
+      if (status.rfind("not-applicable", 0) == 0) continue;
+      const double u = t.number(row, "u"), kB = t.number(row, "kappa_B"), bound = t.number(row, "bound");
+      const double tau = rank_tol_of(caps, NAN, kM, kN, u);
+      const bool clear = 1 / kB > kClearOfTolerance * tau, digits = c_max * bound < 0.1;
+      const std::string cell = t.text(row, "case") + "_kA" + t.text(row, "log10_kappa_A_target") + "_kM" +
+                               t.text(row, "log10_kappa_M_target") + "_s" + t.text(row, "seed");
+      const std::string precision = t.text(row, "precision");
+      if (status != "ok") {
+        if (clear && digits) out.push_back({cell, precision, "no answer where the law leaves digits: " + status});
+        continue;
+      }
+      if (!clear) continue;
+      const double decided = t.number(row, "rank_decided"), rank = t.number(row, "rank");
+      if (decided >= 0 && decided != rank)
+        out.push_back({cell, precision, "decided rank " + num(long(decided)) + ", the exact rank " + num(long(rank)) +
+                                            " (σ_min/σ₁ = " + num(1 / kB) + " is 1000× clear of τ = " + num(tau) + ")"});
+      if (!digits) continue;
+      for (const char* q : {"c_law", "c_lambda"}) {
+        const double c = t.number(row, q);
+        if (c > c_max) out.push_back({cell, precision, over(q, c, c_max) + " at κ(B) = " + num(kB) + ", κ(M) = " +
+                                                          t.text(row, "kappa_M")});
+      }
+    }
+    return out;
+  }
+
+  std::vector<System<rational>> cell_systems(const Cell& cell, const StudyConfig& config,
+                                             const std::string&) const override {
+    Random rng(config.seed, cell.key);
+    const int ka = std::stoi(cell.params.at("ka")), km = std::stoi(cell.params.at("km"));
+    return {exact_system(make_data(cell.params.at("case") == "consistent", std::pow(10.0, ka), std::pow(10.0, km), rng))};
   }
 
   // Per case × method × precision: the largest constant c of each output

@@ -42,6 +42,7 @@
 #include "framework/reference.hpp"
 #include "framework/metric_table.hpp"
 #include "framework/registry.hpp"
+#include "framework/verdict.hpp"
 
 namespace femc::studies {
 namespace {
@@ -118,7 +119,7 @@ class PerturbedConstraints : public Study {
   std::vector<std::string> columns() const override {
     return {"experiment", "log10_eps", "eps", "seed", "method", "precision", "status", "rank_before", "rank_after",
             "qdd_norm", "rel_change_qdd", "abs_change_qdd", "bound", "ratio_to_bound", "change_error_bound",
-            "c_change"};
+            "c_change", "sigma_min_rel"};
   }
   std::vector<std::string> precisions(const StudyConfig&) const override {
     std::vector<std::string> p = {"exact"};
@@ -140,21 +141,23 @@ class PerturbedConstraints : public Study {
     return out;
   }
 
-  std::vector<Row> run(const Cell& cell, const StudyConfig& config) const override {
+  // A cell's two systems, before and after the perturbation, as every
+  // solver receives them (doubles, exact at every precision).
+  struct Pair {
+    System<double> before, after;
+  };
+  static Pair pair_of(const Cell& cell, const StudyConfig& config) {
     const std::string experiment = cell.params.at("experiment");
-    const double log10_eps = std::stoi(cell.params.at("half_log10_eps")) / 2.0;
-    const double eps = std::pow(10.0, log10_eps);
+    const double eps = std::pow(10.0, std::stoi(cell.params.at("half_log10_eps")) / 2.0);
     // The base system depends on the experiment and seed only, not on ε.
     Random rng(config.seed, experiment + "_s" + cell.params.at("seed"));
     const Base base = base_system(experiment, rng);
     System<double> pert = base.sys;
-    double norm_db = 0, norm_dA = 0;
     if (experiment[0] == 'b') {
       Eigen::VectorXd e(kM);
       for (Index i = 0; i < kM; ++i) e(i) = rng.normal();
       const Eigen::VectorXd db = (eps * base.sys.b.norm() / e.norm()) * e;
       pert.b += db;
-      norm_db = (pert.b - base.sys.b).norm();
     } else if (experiment[0] == 'A') {
       Eigen::MatrixXd E(kM, kN);
       for (Index j = 0; j < kN; ++j)
@@ -169,7 +172,50 @@ class PerturbedConstraints : public Study {
       pert.W += eps * S;
       pert.W.triangularView<Eigen::StrictlyUpper>() = pert.W.transpose().eval().triangularView<Eigen::StrictlyUpper>();
     }
-    const System<rational> before = exact_system(base.sys), after = exact_system(pert);
+    return {base.sys, pert};
+  }
+
+  std::vector<System<rational>> cell_systems(const Cell& cell, const StudyConfig& config,
+                                             const std::string&) const override {
+    const Pair p = pair_of(cell, config);
+    return {exact_system(p.before), exact_system(p.after)};
+  }
+
+  std::string verdict_rule() const override {
+    return "fails where the solver's change of q̈ between the two systems differs from the exact change by more than "
+           "c = " + std::to_string(int(verify::kLawConstant)) + "·max(m, n, 4) times the sum of its two solves' "
+           "first-order bounds (c_change, the 001 robustness claim held to the solver's law), or where it gives no "
+           "answer on systems it declares it takes; judged where every nonzero singular value of B of both systems "
+           "is 1000× clear of the solver's rank tolerance τ (σ/σ₁ > 1000·τ: sigma_min_rel); below, the solver may "
+           "drop the direction, and the claim Rank_DeclaredPolicy judges that decision";
+  }
+
+  std::vector<CellFailure> failures(const Table& t, const std::string& solver) const override {
+    std::vector<CellFailure> out;
+    const double c_max = verify::law_constant(kM, kN);
+    const Capabilities& caps = capabilities_of(solver);
+    for (const Row& row : t.rows) {
+      if (t.text(row, "method") != solver) continue;
+      const std::string status = t.text(row, "status");
+      if (status.rfind("not-applicable", 0) == 0) continue;
+      const double tau = rank_tol_of(caps, NAN, kM, kN, unit_roundoff_of(t.text(row, "precision")));
+      if (!(t.number(row, "sigma_min_rel") > kClearOfTolerance * tau)) continue;  // the Rank claim's ground
+      const std::string cell = t.text(row, "experiment") + "_e" + num(long(std::lround(-2 * t.number(row, "log10_eps")))) +
+                               "_s" + t.text(row, "seed");
+      if (status != "ok") out.push_back({cell, t.text(row, "precision"), "no answer: " + status});
+      else if (t.number(row, "c_change") > c_max)
+        out.push_back({cell, t.text(row, "precision"), over("c_change", t.number(row, "c_change"), c_max)});
+    }
+    return out;
+  }
+
+  std::vector<Row> run(const Cell& cell, const StudyConfig& config) const override {
+    const std::string experiment = cell.params.at("experiment");
+    const double log10_eps = std::stoi(cell.params.at("half_log10_eps")) / 2.0;
+    const double eps = std::pow(10.0, log10_eps);
+    const Pair p = pair_of(cell, config);
+    double norm_db = 0, norm_dA = 0;
+    const System<rational> before = exact_system(p.before), after = exact_system(p.after);
     if (experiment[0] == 'A') norm_dA = frobenius(Matrix<rational>(after.A - before.A));
     if (experiment[0] == 'b') norm_db = norm2(Vector<rational>(after.b - before.b));
     // The exact solutions (method exact) and the condition numbers of both systems.
@@ -180,9 +226,16 @@ class PerturbedConstraints : public Study {
     const double abs_change = norm2(d), q0 = norm2(s0.qdd);
     const double bound = first_order_bound(experiment, before, s0, norm_db, norm_dA);
     const Row head{experiment, num(log10_eps), num(eps), cell.params.at("seed")};
+    // The smallest nonzero σ/σ₁ of B over both systems: where it lies within
+    // 1000× of a solver's rank tolerance, the solver may rightly drop it.
+    auto least_sigma = [](const ExactReference& ref) {
+      return ref.rank > 0 ? ref.sigma_B[std::size_t(ref.rank - 1)] / ref.sigma_B[0] : 1.0;
+    };
+    const std::string sigma_min_rel = num(std::min(least_sigma(ref0), least_sigma(ref1)));
     auto row = [&](std::vector<std::string> tail) {
       Row r = head;
       r.insert(r.end(), tail.begin(), tail.end());
+      r.push_back(sigma_min_rel);
       return r;
     };
     const std::string rank0 = num(long(s0.diagnostics.rank.rank)), rank1 = num(long(s1.diagnostics.rank.rank));

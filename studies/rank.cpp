@@ -25,6 +25,7 @@
 #include "framework/measure.hpp"
 #include "framework/metric_table.hpp"
 #include "framework/registry.hpp"
+#include "framework/verdict.hpp"
 
 namespace femc::studies {
 namespace {
@@ -204,6 +205,53 @@ class RankStudy : public Study {
       });
     }
     return rows;
+  }
+
+  std::string verdict_rule() const override {
+    return "fails where every σ of the data is 1000× clear of the solver's relative rank tolerance τ (the one it "
+           "reports per answer, else declares, else femc's default max(m, n)·ε) and it decides another rank than "
+           "the one τ gives (the exact rank where σ_min/σ₁ > 1000·τ, one less where σ_min/σ₁ < τ/1000), or where "
+           "it gives no answer while A has full rank and σ_min/σ₁ > 1000·τ";
+  }
+
+  std::vector<CellFailure> failures(const Table& t, const std::string& solver) const override {
+    std::vector<CellFailure> out;
+    const Capabilities& caps = capabilities_of(solver);
+    for (const Row& row : t.rows) {
+      if (t.text(row, "method") != solver) continue;
+      const bool linkage = t.text(row, "case") == "rounded-linkage";
+      const std::string cell = (linkage ? "rounded" : "k") + t.text(row, "k"), precision = t.text(row, "precision");
+      const Index m = linkage ? kLinkageRows : kM;
+      const double u = t.number(row, "u"), sigma = t.number(row, "sigma_rel_B");
+      const double tau = rank_tol_of(caps, t.number(row, "rank_tol"), m, kN, u);
+      const long exact_rank = std::lround(t.number(row, "exact_rank"));
+      std::string expected;
+      if (linkage && t.text(row, "data_precision") != "exact") expected = t.text(row, "expected_rank");
+      else if (exact_rank < m || sigma < tau / kClearOfTolerance) expected = num(long(m - 1));
+      else if (sigma > kClearOfTolerance * tau) expected = num(long(m));
+      const std::string status = t.text(row, "status");
+      if (status.rfind("not-applicable", 0) == 0 || expected.empty() || expected == "either") continue;
+      if (status != "ok") {
+        if (expected == num(long(m)) && caps.rank_deficient)
+          out.push_back({cell, precision, "no answer while σ_min/σ₁ = " + num(sigma) + " is 1000× clear of τ: " + status});
+        continue;
+      }
+      if (t.text(row, "rank_decided") != expected)
+        out.push_back({cell, precision, "decided rank " + t.text(row, "rank_decided") + ", not " + expected +
+                                            " (σ_min/σ₁ = " + num(sigma) + ", τ = " + num(tau) + ")"});
+    }
+    return out;
+  }
+
+  std::vector<System<rational>> cell_systems(const Cell& cell, const StudyConfig&,
+                                             const std::string& precision) const override {
+    if (cell.params.count("rounded")) return {rounded_to_double(rounded_linkage_motion(std::stoi(cell.params.at("rounded"))))};
+    std::vector<System<rational>> out;
+    with_precision(precision, [&](auto tag) {
+      using S = typename decltype(tag)::type;
+      out.push_back(exact_system(make_data<S>(std::stoi(cell.params.at("k")))));
+    });
+    return out;
   }
 
   // Per method × precision: cells where the decided rank contradicts the

@@ -44,14 +44,16 @@ def roots(X):
     return (V * np.sqrt(w)) @ V.T, (V / np.sqrt(w)) @ V.T
 
 
-def literal(M, A, b, Q, C, W):
-    """The formulas above; returns q̈, Qᴺ, Qᵂ, λ and (rank of P, rcond)."""
+def literal(M, A, b, Q, C, W, rcond=None):
+    """The formulas above; returns q̈, Qᴺ, Qᵂ, λ and (rank of P, rcond).
+    rcond: pinv's relative cut (default max(m, n)·eps, LAPACK's)."""
     n, m = M.shape[0], A.shape[0]
     Mh, Mih = roots(M)
     if m == 0:
         return np.linalg.solve(M, Q + C), np.zeros(n), C.copy(), np.zeros(0), (0, 0.0)
     Wh, _ = roots(W)
-    rcond = max(m, n) * np.finfo(float).eps
+    if rcond is None:
+        rcond = max(m, n) * np.finfo(float).eps
     P = Wh @ A @ Mih
     Pp = np.linalg.pinv(P, rcond=rcond)
     QN = Mh @ Pp @ (Wh @ b - P @ Mih @ Q)
@@ -63,7 +65,9 @@ def literal(M, A, b, Q, C, W):
     return qdd, QN, QW, lam, (rank, rcond)
 
 
-def main(solve=literal, handshake=HANDSHAKE):
+def main(solve=literal, handshake=HANDSHAKE, answer_rank_tol=True):
+    """Speaks the protocol. answer_rank_tol: whether each answer declares
+    the rcond it cut rank at (`rank_tol`)."""
     out = sys.stdout
     out.write(json.dumps(handshake) + "\n")
     out.flush()
@@ -76,7 +80,9 @@ def main(solve=literal, handshake=HANDSHAKE):
                                                     matrix(req["W"], m, m))
             answer = {"id": req["id"], "qdd": [repr(float(x)) for x in qdd], "QN": [repr(float(x)) for x in QN],
                       "QW": [repr(float(x)) for x in QW], "lambda": [repr(float(x)) for x in lam],
-                      "rank": rank, "rank_tol": repr(rcond)}
+                      "rank": rank}
+            if answer_rank_tol:
+                answer["rank_tol"] = repr(rcond)
         except np.linalg.LinAlgError as e:
             answer = {"id": req["id"], "error": str(e)}
         out.write(json.dumps(answer) + "\n")

@@ -4,6 +4,7 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <iostream>
 #include <optional>
 
 namespace femc::prop {
@@ -33,7 +34,20 @@ void register_at(const ClaimProperty& p, const RegisteredSolver& r, const char* 
   register_test(p.suite, r.name() + "." + precision, [claim, solver, mpfr_bits] {
     std::optional<MpfrPrecision> bits;
     if (mpfr_bits) bits.emplace(mpfr_bits);
-    rc::detail::checkGTest([&] { claim->at<S>()(registered_solver<S>(*solver)); });
+    // How close the passing cases came to the bounds (claims.hpp,
+    // RatioRecord): printed, so that every run shows each check's slack.
+    RatioRecord seen;
+    rc::detail::checkGTest([&] {
+      ratio_record().reset();
+      claim->at<S>()(registered_solver<S>(*solver));
+      const RatioRecord& r = ratio_record();
+      seen.worst = std::max(seen.worst, r.worst);
+      seen.finest_well = std::min(seen.finest_well, r.finest_well);
+      if (r.ill_kappa > seen.ill_kappa) seen.ill_kappa = r.ill_kappa, seen.ill_relative = r.ill_relative;
+    });
+    std::cout << "worst error ÷ bound " << seen.worst << " (slack " << (seen.worst > 0 ? 1 / seen.worst : 0)
+              << "); detects relative errors above " << seen.finest_well << " at κ ≈ 1 and " << seen.ill_relative
+              << " at κ(B)·κ(M) = " << seen.ill_kappa << "\n";
   });
 }
 

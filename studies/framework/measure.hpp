@@ -28,6 +28,7 @@
 #include "femc/rank.hpp"
 #include "femc/solve.hpp"
 #include "femc/solvers/registry.hpp"
+#include "femc/verify/error_law.hpp"
 #include "reference.hpp"
 #include "study.hpp"
 
@@ -48,6 +49,13 @@ struct Measured {
   //   ‖A(Aᵀλ − Qᴺ)‖ / (max(m,n)·‖A‖·(‖A‖‖λ‖ + ‖Qᴺ‖)·u),
   // where A is numerically of full rank at the working precision.
   double ratio_lambda = nan();
+  // The largest error of q̈ (in the metric of M), Qᴺ and Qᵂ (in that of
+  // M⁻¹) over the forward law T without its constant
+  // (femc/verify/error_law.hpp): the measure the studies' verdicts and the
+  // claims judge. The relative 2-norm errors above, which the plots show
+  // against the relative law, see the cancellation of a = M⁻¹(Q + C)
+  // against the constraint's share and are not judged.
+  double c_law = nan();
   long rank = -1;  // the rank the method decided
   double qdd_norm = nan();
   static double nan() { return std::numeric_limits<double>::quiet_NaN(); }
@@ -107,6 +115,21 @@ Measured measure(const System<rational>& exact, const ExactReference& ref, const
   out.qdd_norm = static_cast<double>(s.qdd.norm());
 
   const double u = static_cast<double>(unit_roundoff<S>());
+  {
+    auto in_M = [&](const Vector<S>& v, const Vector<rational>& exact_v) {
+      const Vector<rational> e = to_rational(v) - exact_v;
+      return std::sqrt(to_double(rational(e.dot(exact.M * e))));
+    };
+    auto in_M_inverse = [&](const Vector<S>& v, const Vector<rational>& exact_v) {
+      const Vector<rational> e = to_rational(v) - exact_v;
+      return std::sqrt(to_double(rational(e.dot(ref.M_inverse * e))));
+    };
+    double worst = in_M(s.qdd, r.qdd);
+    if (caps.returns(outputs::QN)) worst = std::max(worst, in_M_inverse(s.QN, r.QN));
+    if (caps.returns(outputs::QW)) worst = std::max(worst, in_M_inverse(s.QW, r.QW));
+    const double law = verify::forward_law(ref, u, verify::ErrorLaw::of(caps));
+    out.c_law = law > 0 ? worst / law : (worst > 0 ? std::numeric_limits<double>::infinity() : 0);
+  }
   const double mn = static_cast<double>(std::max(sys.m(), sys.n()));
   if (exact.m() == 0) return out;
   const Vector<rational> q = to_rational(s.qdd);

@@ -16,12 +16,6 @@ double unit_roundoff_of(const std::string& precision) {
   return u;
 }
 
-double norm2(const Vector<rational>& v) {
-  rational s(0);
-  for (Index i = 0; i < v.size(); ++i) s += v(i) * v(i);
-  return std::sqrt(to_double(s));
-}
-
 Random::Random(unsigned long seed, const std::string& key) {
   // FNV-1a of the key, mixed with the seed: each cell has its own stream.
   std::uint64_t h = 1469598103934665603ull;

@@ -56,56 +56,9 @@ double unit_roundoff_of(const std::string& precision);
 // x exactly, for any finite binary floating-point x of femc's types. Only
 // exact operations are used: scaling by 2, and removing the integer part of
 // a value below 2³⁰ (Sterbenz), so that the loop peels 30 bits at a time.
-template <class S>
-bool all_finite(const Vector<S>& v) {
-  for (Index i = 0; i < v.size(); ++i)
-    if (!(v(i) - v(i) == S(0))) return false;  // NaN and ±∞ give NaN
-  return true;
-}
-
-template <class S>
-rational to_rational(const S& value) {
-  if (!(value - value == S(0))) throw MethodError("to_rational: the value is not finite");
-  if (value == S(0)) return rational(0);
-  const bool negative = value < S(0);
-  S x = negative ? S(-value) : value;
-  long e = 0;  // x = y·2^e with y in [1, 2)
-  while (x >= S(2)) { x /= S(2); ++e; }
-  while (x < S(1)) { x *= S(2); --e; }
-  rational mantissa(0);
-  long shift = 0;
-  const S chunk(1073741824.0);  // 2³⁰
-  for (int guard = 0; x != S(0); ++guard) {
-    if (guard > 2000) throw MethodError("to_rational: value does not terminate in binary");
-    long long digit = static_cast<long long>(static_cast<double>(x));
-    if (S(static_cast<double>(digit)) > x) --digit;  // the double conversion may round up
-    mantissa = mantissa * rational(1073741824) + rational(digit);
-    x = (x - S(static_cast<double>(digit))) * chunk;
-    shift += 30;
-  }
-  // value = mantissa · 2^(e − shift + 30)
-  const long p = e - shift + 30;
-  rational scale(1);
-  rational two(2);
-  for (long i = 0; i < (p < 0 ? -p : p); ++i) scale *= two;
-  rational r = p >= 0 ? rational(mantissa * scale) : rational(mantissa / scale);
-  return negative ? rational(-r) : r;
-}
-
-template <class S>
-Matrix<rational> to_rational(const Matrix<S>& X) {
-  Matrix<rational> R(X.rows(), X.cols());
-  for (Index j = 0; j < X.cols(); ++j)
-    for (Index i = 0; i < X.rows(); ++i) R(i, j) = to_rational(X(i, j));
-  return R;
-}
-
-template <class S>
-Vector<rational> to_rational(const Vector<S>& x) {
-  Vector<rational> r(x.size());
-  for (Index i = 0; i < x.size(); ++i) r(i) = to_rational(x(i));
-  return r;
-}
+using prop::all_finite;
+using prop::to_rational;
+using prop::norm2;
 
 // A rational (scalar, vector, matrix) rounded once to S through the "p/q"
 // text path of user input, as the claims read their exact data
@@ -115,9 +68,6 @@ auto from_rational(const X& x) {
   return prop::convert<S>(x);
 }
 using prop::to_double;
-
-// ‖v‖₂ of an exact vector, to double accuracy.
-double norm2(const Vector<rational>& v);
 
 // ‖x − ref‖₂ / ‖ref‖₂ with the difference formed exactly; ‖x − ref‖₂ when
 // ref = 0. The error of a solver is then the solver's alone.

@@ -1,42 +1,26 @@
 #pragma once
 // The reference every accuracy study measures against: the exact solution
 // (method exact, rational arithmetic) of the very data the working precision
-// was given, and the condition numbers that the theory's bounds are stated in,
-// computed at 256 bits from the exact data.
+// was given, and the condition numbers that the theory's bounds are stated in
+// (femc/verify/reference.hpp, shared with the claims).
 #include "femc/solution.hpp"
 #include "femc/system.hpp"
+#include "femc/verify/error_law.hpp"
+#include "femc/verify/reference.hpp"
 #include "numerics.hpp"
 
 namespace femc::studies {
 
-struct ExactReference {
-  Solution<rational> solution;
-  Index rank = 0;       // exact rank of A
-  double kappa_A = 1;   // σ₁/σ_r of A
-  double kappa_M = 1;   // λ_max/λ_min of M
-  double kappa_B = 1;   // σ₁/σ_r of B = A L⁻ᵀ (M = LLᵀ; W^{1/2}B when weighted)
-  double norm_B = 0;    // σ₁ of B
-  // η = ‖r‖/(‖B‖‖x‖): the relative size of the least-squares residual
-  // r = W^{1/2}(A q̈ − b) against ‖B‖ times the transformed solution
-  // x = Lᵀ(q̈ − M⁻¹(Q + C)); 0 for consistent constraints.
-  double eta = 0;
-  double kappa_W = 1;   // λ_max/λ_min of W
-  // The transformed problem Gauss's principle solves: minimize ‖x‖ subject
-  // to B x = d_W in the least-squares sense, with x = Lᵀ(q̈ − a),
-  // a = M⁻¹(Q + C) and d_W = W^{1/2}(b − A a). Exact, for the residual
-  // ratios of measure.hpp.
-  Vector<rational> a;
-  Matrix<rational> M_inverse;
-  double norm_d = 0;    // ‖d_W‖
-};
-
-ExactReference exact_reference(const System<rational>& sys);
+using verify::ExactReference;
+using verify::exact_reference;
 
 // The first-order bound on the relative forward error of q̈, Qᴺ and Qᵂ at
 // unit roundoff u for a solver whose error grows as κ(B)^p
 // (Capabilities::error_growth): u·(κ(B)^p + κ(M) + κ(B)²η)
-// (conditioning.cpp states where it comes from).
-double forward_error_bound(const ExactReference& ref, double u, int error_growth);
+// (femc/verify/error_law.hpp states where it comes from).
+inline double forward_error_bound(const ExactReference& ref, double u, int error_growth) {
+  return verify::relative_law(ref, u, error_growth);
+}
 
 template <class S>
 System<rational> exact_system(const System<S>& s) {

@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "femc/scalar/rational.hpp"
+#include "femc/system.hpp"
+
 namespace femc::studies {
 
 enum class Size { Quick, Full };
@@ -55,6 +58,14 @@ struct Metric {
   double floor = 0;
 };
 
+// A cell where a solver fails a study's verdict (femc verify): the cell's
+// key, the precision, and why, with the measure and its threshold.
+struct CellFailure {
+  std::string cell;
+  std::string precision;
+  std::string why;
+};
+
 class Study {
  public:
   virtual ~Study() = default;
@@ -74,6 +85,17 @@ class Study {
   virtual std::vector<Metric> metrics(const Table& table) const = 0;
   // What the record lists as the study's precisions (names of scalar types).
   virtual std::vector<std::string> precisions(const StudyConfig& config) const = 0;
+
+  // Verdicts (the studies that compare solvers): the thresholds in words,
+  // the cells where `solver` fails them in the study's table, and the exact
+  // data a cell gave the solvers at a precision, so that a failure is saved
+  // as `femc solve` inputs. A study without a verdict returns "" and none.
+  virtual std::string verdict_rule() const { return ""; }
+  virtual std::vector<CellFailure> failures(const Table&, const std::string& /*solver*/) const { return {}; }
+  virtual std::vector<System<rational>> cell_systems(const Cell&, const StudyConfig&,
+                                                     const std::string& /*precision*/) const {
+    return {};
+  }
 };
 
 // Every study, in the order of the report.

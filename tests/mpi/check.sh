@@ -100,12 +100,14 @@ print(json.dumps(r, indent=1))' "$1"
   # it may use, and mpirun binds each rank (with its solver) to one core:
   # their answers would differ in the last bits. One BLAS thread everywhere.
   export OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1
+  # 30 cases a claim: the same report from 1 and 2 ranks is what is tested
+  # (100 cases took 50 s a run: the draws' exact references at 256 bits).
   for solver in numpy_pinv wrong_solver; do
     cmd="/usr/bin/python3 $src/examples/solvers/$solver.py"
     status=0
-    "$femc" verify --solver "$cmd" --studies conditioning -o "$work/one" >"$work/one.out" 2>&1 || status=$?
+    "$femc" verify --solver "$cmd" --cases 30 --studies conditioning -o "$work/one" >"$work/one.out" 2>&1 || status=$?
     mstatus=0
-    mpi "$femc" verify --solver "$cmd" --studies conditioning -o "$work/two" >"$work/two.out" 2>&1 || mstatus=$?
+    mpi "$femc" verify --solver "$cmd" --cases 30 --studies conditioning -o "$work/two" >"$work/two.out" 2>&1 || mstatus=$?
     [ "$status" = "$mstatus" ] || fail "$solver: exit $mstatus under mpirun, $status alone: $(cat "$work/two.out")"
     name=$(ls "$work/one")
     a="$work/one/$name" b="$work/two/$name"
@@ -171,15 +173,17 @@ interrupt)
   # interrupted one's temporary directory.
   cmd="/usr/bin/python3 $src/examples/solvers/numpy_pinv.py"
   v="$work/verify"
-  "$femc" verify --solver "$cmd" --studies "" -o "$v" >/dev/null 2>&1
+  # (a few claims and cases: the interruption is what is tested)
+  few="--claims E1,U1 --cases 20"
+  "$femc" verify --solver "$cmd" $few --studies "" -o "$v" >/dev/null 2>&1
   cp "$v/numpy-pinv/conformance.json" "$work/before.json"
-  "$femc" verify --solver "$cmd" --studies conditioning --seed 7 -o "$v" >/dev/null 2>&1 &
+  "$femc" verify --solver "$cmd" $few --studies conditioning --seed 7 -o "$v" >/dev/null 2>&1 &
   job=$!
   interrupt_when "$job" "$v/.numpy-pinv.tmp-$job/studies/conditioning/cells" 10 .csv
   if wait "$job"; then fail "verify: ended well although interrupted"; fi
   cmp "$v/numpy-pinv/conformance.json" "$work/before.json" || fail "verify: the interrupted run changed the report"
   [ -d "$v/.numpy-pinv.tmp-$job" ] || fail "verify: interrupted outside its studies (no temporary report)"
-  "$femc" verify --solver "$cmd" --studies "" --seed 7 -o "$v" >/dev/null 2>&1
+  "$femc" verify --solver "$cmd" $few --studies "" --seed 7 -o "$v" >/dev/null 2>&1
   ls -A "$v" | grep -q '\.tmp-' && fail "verify: the interrupted run's temporary report was not removed"
   grep -q '"seed": 7' "$v/numpy-pinv/conformance.json" || fail "verify: the rerun wrote no report"
   echo "verify: interrupted in its studies; the previous report stayed; the next run cleared the temporary one"

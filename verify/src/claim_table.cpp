@@ -16,6 +16,7 @@ const std::vector<ClaimProperty>& claim_properties() {
     add_working_constraint_claims(t);
     add_general_gauss_claims(t);
     add_metamorphic_claims(t);
+    add_rank_claims(t);
     add_refusal_claims(t);
     return t;
   }();

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -179,6 +180,17 @@ void SolverProcess::start() {
   power("error_growth", 1, 2, c.error_growth);
   power("residual_mass_power", 0, 1, c.residual_mass_power);
   if (j.contains("rank_policy") && j["rank_policy"].is_string()) c.rank_policy = j["rank_policy"].get<std::string>();
+  if (j.contains("rank_tol")) {
+    // The relative rank tolerance it keeps σ_i > τσ₁ of P by: a number in
+    // (0, 1), as a JSON number or a decimal string.
+    const json& t = j["rank_tol"];
+    double tol = -1;
+    if (t.is_number()) tol = t.get<double>();
+    else if (t.is_string()) tol = std::strtod(t.get<std::string>().c_str(), nullptr);
+    if (!(tol > 0 && tol < 1))
+      fault("handshake: \"rank_tol\" must be a number in (0, 1), got " + t.dump().substr(0, 20), &Counts::protocol_errors);
+    c.rank_tol = tol;
+  }
   hs.precisions = {"double"};
   if (j.contains("precisions")) {
     if (!j["precisions"].is_array() || j["precisions"].empty())

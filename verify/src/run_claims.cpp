@@ -23,10 +23,20 @@ std::string to_string(Verdict v) {
 }
 
 std::string outcome_text(const ClaimOutcome& o) {
-  char ratio[40];
-  std::snprintf(ratio, sizeof ratio, "%a", o.worst_ratio);  // every bit
-  nlohmann::json j = {{"suite", o.suite},   {"id", o.id},       {"verdict", to_string(o.verdict)},
-                      {"detail", o.detail}, {"cases", o.cases}, {"worst_ratio", ratio}};
+  auto bits = [](double x) {  // every bit
+    char text[40];
+    std::snprintf(text, sizeof text, "%a", x);
+    return std::string(text);
+  };
+  nlohmann::json j = {{"suite", o.suite},
+                      {"id", o.id},
+                      {"verdict", to_string(o.verdict)},
+                      {"detail", o.detail},
+                      {"cases", o.cases},
+                      {"worst_ratio", bits(o.worst_ratio)},
+                      {"finest_well", bits(o.finest_well)},
+                      {"ill_kappa", bits(o.ill_kappa)},
+                      {"ill_relative", bits(o.ill_relative)}};
   nlohmann::json systems = nlohmann::json::array();
   for (const SystemText& t : o.counterexample) systems.push_back(system_json(t));
   j["counterexample"] = systems;
@@ -46,7 +56,11 @@ ClaimOutcome outcome_from_text(const std::string& text) {
     if (!known) throw std::runtime_error("verdict '" + verdict + "'");
     o.detail = j.at("detail");
     o.cases = j.at("cases");
-    o.worst_ratio = std::strtod(j.at("worst_ratio").get<std::string>().c_str(), nullptr);
+    auto number = [&](const char* key) { return std::strtod(j.at(key).get<std::string>().c_str(), nullptr); };
+    o.worst_ratio = number("worst_ratio");
+    o.finest_well = number("finest_well");
+    o.ill_kappa = number("ill_kappa");
+    o.ill_relative = number("ill_relative");
     for (const nlohmann::json& t : j.at("counterexample"))
       o.counterexample.push_back(read_system_text(t.get<std::string>()));
     return o;
@@ -94,7 +108,7 @@ std::vector<ClaimOutcome> run_claims(const std::vector<const prop::ClaimProperty
     // RapidCheck accepts a shrink only when it fails, so the last failing
     // case is the minimal one it reports.
     std::vector<SystemText> current, last_failing;
-    double worst = 0;
+    prop::RatioRecord seen;  // over the passing cases
     prop::Solver<S> recorded(
         [&](const System<S>& sys) {
           current.push_back(to_system_text(sys));
@@ -104,7 +118,7 @@ std::vector<ClaimOutcome> run_claims(const std::vector<const prop::ClaimProperty
     const auto& check = p->at<S>();
     auto property = [&] {
       current.clear();
-      prop::ratio_record().worst = 0;
+      prop::ratio_record().reset();
       try {
         check(recorded);
       } catch (const rc::detail::CaseResult& r) {
@@ -114,7 +128,10 @@ std::vector<ClaimOutcome> run_claims(const std::vector<const prop::ClaimProperty
         last_failing = current;
         throw;
       }
-      worst = std::max(worst, prop::ratio_record().worst);
+      const prop::RatioRecord& r = prop::ratio_record();
+      seen.worst = std::max(seen.worst, r.worst);
+      seen.finest_well = std::min(seen.finest_well, r.finest_well);
+      if (r.ill_kappa > seen.ill_kappa) seen.ill_kappa = r.ill_kappa, seen.ill_relative = r.ill_relative;
     };
     rc::detail::TestParams params;
     params.maxSuccess = options.cases;
@@ -127,7 +144,10 @@ std::vector<ClaimOutcome> run_claims(const std::vector<const prop::ClaimProperty
     if (result.template is<rc::detail::SuccessResult>()) {
       o.verdict = Verdict::Pass;
       o.cases = result.template get<rc::detail::SuccessResult>().numSuccess;
-      o.worst_ratio = worst;
+      o.worst_ratio = seen.worst;
+      o.finest_well = seen.finest_well;
+      o.ill_kappa = seen.ill_kappa;
+      o.ill_relative = seen.ill_relative;
     } else if (result.template is<rc::detail::FailureResult>()) {
       o.verdict = Verdict::Fail;
       o.cases = result.template get<rc::detail::FailureResult>().numSuccess;

@@ -1,6 +1,7 @@
 #include "femc/solvers/registry.hpp"
 
 #include <cctype>
+#include <cstdio>
 
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/float128.hpp"
@@ -103,6 +104,11 @@ std::string describe_error_model(const Capabilities& c) {
   if (c.error_growth == 2 || c.residual_mass_power == 1)
     s += std::string(", residual ×") + (c.error_growth == 2 ? "κ(B)" : "") +
          (c.error_growth == 2 && c.residual_mass_power == 1 ? "·" : "") + (c.residual_mass_power == 1 ? "κ(M)" : "");
+  if (c.rank_tol > 0) {
+    char tol[32];
+    std::snprintf(tol, sizeof tol, "%.3g", c.rank_tol);
+    s += std::string(", rank tolerance τ = ") + tol + " declared";
+  }
   return s;
 }
 

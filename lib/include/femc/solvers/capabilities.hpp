@@ -55,6 +55,12 @@ struct Capabilities {
   int residual_mass_power = 0;
   // The matrix on which the solver decides rank; empty when not declared.
   std::string rank_policy;
+  // The relative rank tolerance τ the solver declares: it keeps the
+  // singular values of P = W^{1/2} A M^{-1/2} above τσ₁ and treats the rest
+  // as zero. 0: not declared, and then it is held to the default of
+  // femc/rank.hpp, max(m, n)·u. The claims judge it against that policy
+  // (femc/verify/rank_policy.hpp).
+  double rank_tol = 0;
 
   bool returns(unsigned wanted) const { return (outputs & wanted) == wanted; }
 };

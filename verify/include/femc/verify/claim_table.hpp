@@ -45,7 +45,7 @@ struct ClaimProperty {
   std::function<void(const Solver<mpfr_real>&)> at_mpfr;  // at the precision in force
   std::function<void(const Solver<rational>&)> at_exact;  // empty: the check takes square roots
 
-  // "E1", "G9", …; a metamorphic relation is named by its suite.
+  // "E1", "G9", "Rank", …; a metamorphic relation is named by its suite.
   std::string id() const { return suite.rfind("Meta_", 0) == 0 ? suite : suite.substr(0, suite.find('_')); }
   template <class S>
   const std::function<void(const Solver<S>&)>& at() const {
@@ -77,6 +77,7 @@ void add_fundamental_equation_claims(std::vector<ClaimProperty>& table);
 void add_working_constraint_claims(std::vector<ClaimProperty>& table);
 void add_general_gauss_claims(std::vector<ClaimProperty>& table);
 void add_metamorphic_claims(std::vector<ClaimProperty>& table);
+void add_rank_claims(std::vector<ClaimProperty>& table);
 void add_refusal_claims(std::vector<ClaimProperty>& table);
 
 }  // namespace femc::prop

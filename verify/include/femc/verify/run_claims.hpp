@@ -25,6 +25,11 @@ struct ClaimOutcome {
   // The largest value ÷ bound over every check of the passing cases; its
   // inverse is the slack: an error that many times larger would still pass.
   double worst_ratio = 0;
+  // What the check could detect (claims.hpp, RatioRecord): the smallest
+  // relative error (bound over the case's scale ‖x‖ + ‖y‖ in the metric of
+  // M) that fails in a well-conditioned case (κ(B), κ(M) ≤ 10; ∞ if none
+  // was drawn), and in the worst-conditioned case drawn, with its κ(B)·κ(M).
+  double finest_well = 0, ill_kappa = 0, ill_relative = 0;
   std::vector<SystemText> counterexample;  // the minimal failing case's systems, as sent
 };
 

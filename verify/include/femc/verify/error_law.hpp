@@ -1,0 +1,107 @@
+#pragma once
+// The first-order error laws femc holds every solver to: the claims'
+// checks (claims.hpp), the studies' verdicts and the theory lines of the
+// plots all read them here.
+//
+// Where the laws come from. Gauss's principle is the minimum-norm
+// least-squares problem B x ≈ d in the metric of M (reference.hpp). A
+// backward-stable solve returns the exact answer of data perturbed by O(u)
+// relatively, and first-order perturbation theory of x = B⁺d (Wedin 1973;
+// Higham, Accuracy and Stability of Numerical Algorithms, 2nd ed., Thm 20.1
+// and §21.1; Golub & Van Loan, 4th ed., §5.3.7 and §5.5) gives
+//   ‖Δx‖ ≲ u·(κ(B)‖x‖ + κ(B)²‖r‖/‖B‖),
+// while the Cholesky factor of M (backward error u‖M‖) moves everything by
+// κ(M)·u in the metric of M; the Cholesky factor of W moves the weighted
+// least-squares solution of inconsistent constraints (only those: for
+// consistent ones q̈ does not depend on W, G9) by κ(B)κ(W)·u·‖r‖/‖B‖. A
+// solver that forms G = B Bᵀ is backward stable
+// for G, not for B, and κ(G) = κ(B)²: its term is κ(B)^p with p = 2
+// (Capabilities::error_growth). So, with ‖y‖ = ‖L⁻¹Q‖ + ‖L⁻¹C‖ (not ‖L⁻¹(Q + C)‖: Qᴺ and Qᵂ
+// are computed from Q and C apart, and Q + C ≈ 0 cancels in q̈ only) and
+// s = ‖y‖ + ‖x‖,
+//
+//   forward   ‖q̂ − q̈‖_M, ‖Q̂ᴺ − Qᴺ‖_{M⁻¹}, ‖Q̂ᵂ − Qᵂ‖_{M⁻¹}, ‖Q̂ᶜ − Qᶜ‖_{M⁻¹}
+//             ≤ T = c·u·[(κ(B)^p + κ(M))·s + (κ(B)² + κ(B)κ(W))·‖r‖/‖B‖]
+//   residual  ‖W^{1/2}(A q̂ − b)‖ ≤ R = c·u·[κ(B)^max(p−1, k)·κ(M)^k·(N‖x‖ + ‖d‖)
+//                                           + ‖W^{1/2}‖‖A‖‖q̈‖]
+//             (consistent constraints; k = Capabilities::residual_mass_power,
+//             1 for a solver that forms M^{±1/2} and P⁺ explicitly, the
+//             papers' literal formula: its rounding reaches the residual
+//             through A M^{-1/2}, N = ‖W^{1/2}‖‖A‖‖M^{-1/2}‖ (N = ‖B‖ for
+//             k = 0), and a product with an explicit pseudoinverse is not
+//             backward stable, its residual u·κ(B)‖d‖ (Higham, §14.1); the
+//             last term is q̂'s own rounding to S, which A carries into the
+//             residual where a = M⁻¹(Q + C) lies near Null(A), ‖d‖ small)
+//
+// Measured in the metric of M (‖v‖_M = ‖Lᵀv‖) the forward law holds for
+// every direction of the error alike: a relative 2-norm error of q̈ would
+// see the cancellation of a = M⁻¹(Q + C) against the constraint's share,
+// which the law does not describe. Relative to s the law is
+// u·(κ(B)^p + κ(M) + κ(B)²η), η = ‖r‖/(‖B‖‖x‖): the studies' theory line.
+//
+// The constant c. The law is first order and its constants are those of
+// the backward errors of Householder QR and Cholesky (γ_{cn}); the claims
+// take c = kLawConstant·max(m, n, 4), the form of LAPACK's test ratios
+// (max(m, n)·u). kLawConstant is measured, not derived: the worst ratio of
+// error to law over femc's backward-stable methods, every precision and the
+// whole range of the draws, with a margin (tests/test_error_law.cpp prints
+// the ratios and fails if one exceeds 1).
+#include <algorithm>
+#include <cmath>
+
+#include "femc/solvers/capabilities.hpp"
+#include "femc/verify/reference.hpp"
+
+namespace femc::verify {
+
+// c = kLawConstant·max(m, n, 4) (see above).
+inline constexpr double kLawConstant = 4;
+
+// A solver's laws: its declared powers (Capabilities).
+struct ErrorLaw {
+  int growth = 1;         // p
+  int residual_mass = 0;  // k
+  static ErrorLaw of(const Capabilities& caps) { return {caps.error_growth, caps.residual_mass_power}; }
+};
+
+// At least 4·4: for the smallest systems the few operations a formula adds
+// whatever n is (a product with M, a difference) dominate γ_{cn} (measured:
+// nullspace's Qᴺ = M q̈ − Q − C at n = 2 reached 1.7 times 4·2).
+inline double law_constant(Index m, Index n) {
+  return kLawConstant * double(std::max<Index>({m, n, Index(4)}));
+}
+
+// u·(κ(B)^p + κ(M) + κ(B)²η): the relative law, the studies' theory line.
+inline double relative_law(const ExactReference& ref, double u, int growth) {
+  return u * (std::pow(ref.kappa_B, growth) + ref.kappa_M + ref.kappa_B * ref.kappa_B * ref.eta);
+}
+
+// T without the constant c: u·[(κ(B)^p + κ(M))·(‖y‖ + ‖x‖) + κ(B)²‖r‖/‖B‖].
+// The κ(B) of a solve: the larger of B's and A L⁻ᵀ's, since where W does not
+// matter a solver may solve without it (kkt does, with A M⁻¹Aᵀ).
+inline double solve_kappa(const ExactReference& ref) { return std::max(ref.kappa_B, ref.kappa_B_unweighted); }
+
+inline double forward_law(const ExactReference& ref, double u, const ErrorLaw& law) {
+  const double s = ref.norm_y + ref.norm_x;
+  const double lsq =
+      ref.norm_B > 0 ? (ref.kappa_B * ref.kappa_B + ref.kappa_B * ref.kappa_W) * ref.norm_r / ref.norm_B : 0;
+  return u * ((std::pow(solve_kappa(ref), law.growth) + ref.kappa_M) * s + lsq);
+}
+
+// R without the constant c.
+inline double residual_law(const ExactReference& ref, double u, const ErrorLaw& law) {
+  // A solver that forms M^{-1/2} carries its rounding through A M^{-1/2},
+  // of norm up to ‖W^{1/2}‖‖A‖‖M^{-1/2}‖ rather than ‖B‖.
+  const double norm_inverse_root = ref.norm_M > 0 ? std::sqrt(ref.kappa_M / ref.norm_M) : 0;  // ‖M^{-1/2}‖
+  const double through = law.residual_mass > 0 ? std::sqrt(ref.norm_W) * ref.norm_A * norm_inverse_root : ref.norm_B;
+  return u * (std::pow(solve_kappa(ref), std::max(law.growth - 1, law.residual_mass)) *
+                  std::pow(ref.kappa_M, law.residual_mass) * (through * ref.norm_x + ref.norm_d) +
+              std::sqrt(ref.norm_W) * ref.norm_A * ref.norm_qdd);
+}
+
+// log10 of the largest condition number the law resolves at unit roundoff
+// u: the law's relative error c·u·κ reaches 1/100 there (the draws stop at
+// it; a solver of error growth p reaches its p-th root).
+inline double law_limit_log10(double u, double c) { return u > 0 ? std::log10(1 / (100 * u * c)) : 0; }
+
+}  // namespace femc::verify
