@@ -37,11 +37,14 @@ struct SolveArgs {
 // The data's precision of a solve and the sentence that says where it came
 // from (the output's diagnostics.data_precision_rule). The rule: stated by
 // --data-precision, else by the input's "data_precision", else exact (every
-// number at face value, as femc always read them). Exact data whose every
-// number could be a double written to round-trip (at most 17 significant
-// digits) may have been rounded to double: that only warns (Options::
-// suspected_data_precision), since typed data such as "0.1" or 2 are as
-// often exact.
+// number at face value, as femc always read them). Data whose precision was
+// not stated may have been rounded to double, whatever their digits: data
+// symmetrized or averaged in extended precision carry 18 and more digits and
+// still the rounding of double (Simbody's Bricard, M made exactly symmetric,
+// kept a noise constraint at 256 bits). That only warns (Options::
+// suspected_data_precision), since typed data such as "0.1" or 2 are as often
+// exact; `--data-precision exact` (or the input's "data_precision": "exact")
+// states it and silences the warning.
 struct DataPrecisionChoice {
   DataPrecision data, suspected;
   std::string rule;
@@ -57,12 +60,9 @@ DataPrecisionChoice choose_data_precision(const SystemText& text, const std::str
     c.data = parse_data_precision(text.data_precision, "data_precision");
     c.rule = "given by the input's \"data_precision\"";
   } else {
-    c.rule = "default: the numbers are exact";
-    if (text.every_number_could_be_double) {
-      c.suspected = kDoubleData;
-      c.rule += "; each has at most 17 significant digits, as a double written to round-trip has, so a rank decision "
-                "within 100x of double's rounding level is warned about";
-    }
+    c.rule = "default: the numbers are exact; their precision was not stated, so a rank decision within 100x of "
+             "double's rounding level is warned about (--data-precision exact states them exact)";
+    c.suspected = kDoubleData;
   }
   if (!c.data.exact())
     c.rule += ": rank is decided above the data's rounding level (rank_tol_data), and M, W are judged symmetric and "
