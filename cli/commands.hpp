@@ -10,11 +10,13 @@ namespace femc::cli {
 // its baseline (femc report --check), 2 bad input, a bad option or an unusable input or
 // output path (one line on stderr naming the field), 3 a valid system the
 // chosen method cannot solve (or a simulation the model stopped early),
-// 4 any other failure.
+// 4 any other failure, 5 a simulation that reached its end but carries a
+// warning: femc cannot vouch for its motion (its summary says why).
 inline constexpr int kExitRegression = 1;
 inline constexpr int kExitBadInput = 2;
 inline constexpr int kExitMethod = 3;
 inline constexpr int kExitIo = 4;
+inline constexpr int kExitWarning = 5;
 
 // The value of text made of 1 to max_digits decimal digits (max_digits at
 // most 18, so that it fits a long); nullopt for any other text. The one

@@ -1,5 +1,5 @@
 // femc simulate SYSTEM|MODEL.json [--precision P] [--t-end T] [--dt DT] [--stepper S]
-//                      [--tol X] [--baumgarte A,B] [--contact-model qp|lcp]
+//                      [--tol X] [--baumgarte A,B] [--formulation F] [--step H] [--contact-model qp|lcp]
 //                      [--contact-tol X] [--method M] [--record-every K] [-o FILE.csv]
 //
 // Integrates one of the built-in systems (dynamics/builtin_models.hpp), or a
@@ -8,7 +8,10 @@
 // (atomically) and a JSON summary to stdout; without, the CSV to stdout and
 // the summary to stderr. Exit 0 when the run reached t-end, 3 when the model
 // stopped it early (a Painlevé state, a point without a contact model on
-// the ground: the summary says which; the CSV holds the run up to there).
+// the ground: the summary says which; the CSV holds the run up to there),
+// 5 when it reached t-end with a warning (simulation/monitors.hpp: an energy
+// balance beyond the tolerance, a motion stalled at a singular
+// configuration, a rank kept at the drift): femc cannot vouch for it.
 #include <iostream>
 #include <memory>
 
@@ -55,6 +58,17 @@ std::function<int()> add_simulate_command(CLI::App& app) {
   cmd->add_option("--tol", a->tol, "absolute and relative tolerance of the adaptive steppers (default 1e-10)");
   cmd->add_option("--stages", a->stages, "radau-iia's number of stages s, 1 to 12: order 2s − 1 (default 7)");
   cmd->add_option("--baumgarte", a->baumgarte, "alpha,beta of Baumgarte stabilization (default none)");
+  cmd->add_option("--formulation", a->formulation,
+                  "projected (Gauss's principle at each state with the stepper, the state projected onto the "
+                  "constraints in the metric of M after every step; the default, for every mechanism but those "
+                  "that pass singular configurations) | index-3 (the trapezoidal rule on the position constraints, "
+                  "Gauss–Newton with Gauss's principle at each fixed step --step, second order, no error control: "
+                  "for mechanisms that pass singular configurations, such as IFToMM A02, whose model files make it "
+                  "their default) | index-1 (no projection: the drift grows; for comparison). Default: the model "
+                  "file's \"formulation\", else projected");
+  cmd->add_option("--step", a->step,
+                  "index-3's fixed step (default: the model file's \"step\", else the largest h ≤ 1e-3 s that "
+                  "divides dt)");
   cmd->add_option("--contact-model", a->contact_model, "qp (003's Gauss optimization model, default) | lcp");
   cmd->add_option("--contact-tol", a->contact_tol, "gap/speed below which a contact is closed (default 1e-6)");
   cmd->add_option("--method", a->method,
@@ -81,7 +95,7 @@ std::function<int()> add_simulate_command(CLI::App& app) {
         io::write_atomically(a->output, out.csv);
         std::cout << out.summary << std::flush;
       }
-      return out.completed ? 0 : kExitMethod;
+      return !out.completed ? kExitMethod : out.warned ? kExitWarning : 0;
     });
   };
 }

@@ -1,6 +1,7 @@
 // femc simulate at each scalar type it offers: the options as text, parsed
 // and checked here (errors name the option), then the library's run
 // (dynamics/simulate.hpp, instantiated in lib/).
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "femc/dynamics/builtin_models.hpp"
@@ -25,16 +26,6 @@ S number(const std::string& text, const std::string& field) {
     throw InputError(field, e.what());
   }
   return femc::detail::parse_entry<S>(text, field);
-}
-
-inline std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) continue;
-    out += c;
-  }
-  return out + "\"";
 }
 
 }  // namespace detail_simulate
@@ -90,6 +81,18 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
       throw InputError("tol", a.tol + " is below 100 u = " + format_scalar(S(S(100) * unit_roundoff<S>())) +
                                   " of " + precision_name + "; raise --precision");
   }
+  if (a.formulation.empty()) {
+    // the model's default (a model file's "formulation", else projected)
+  } else if (a.formulation == "projected") opt.formulation = Formulation::Projected;
+  else if (a.formulation == "index-3") opt.formulation = Formulation::Index3;
+  else if (a.formulation == "index-1") opt.formulation = Formulation::Index1;
+  else throw InputError("formulation", "'" + a.formulation.substr(0, 40) + "' is not projected, index-3 or index-1");
+  if (!a.step.empty()) {
+    if (opt.formulation == Formulation::Index1)
+      throw InputError("step", "is the index-3 formulation's (and the projected one's at singular configurations); the formulation is index-1");
+    opt.step = number<S>(a.step, "step");
+    if (!(opt.step > S(0)) || opt.step > opt.dt) throw InputError("step", "must be in (0, dt], got " + a.step);
+  }
   if (a.stepper == "dopri5") opt.stepper = Stepper::Dopri5;
   else if (a.stepper == "rk4") opt.stepper = Stepper::Rk4;
   else if (a.stepper == "bulirsch-stoer") opt.stepper = Stepper::BulirschStoer;
@@ -137,28 +140,54 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   }
   out.csv = csv.str();
 
-  using detail_simulate::json_string;
-  std::ostringstream js;
-  js << "{\n  \"system\": " << json_string(a.system) << ",\n  \"description\": " << json_string(b.description)
-     << ",\n  \"precision\": " << json_string(precision_name) << ",\n  \"stepper\": " << json_string(a.stepper)
-     << ",\n  \"stages\": " << (opt.stepper == Stepper::RadauIIA ? std::to_string(opt.stages) : std::string("null"))
-     << ",\n  \"contact_model\": " << json_string(a.contact_model)
-     << ",\n  \"method\": " << json_string(method ? to_string(*method) : std::string())
-     << ",\n  \"record_every\": " << opt.record_every
-     << ",\n  \"t_end\": " << format_scalar(opt.t_end) << ",\n  \"dt\": " << format_scalar(opt.dt)
-     << ",\n  \"tol\": " << format_scalar(opt.abs_tol) << ",\n  \"baumgarte\": [" << format_scalar(opt.baumgarte.alpha)
-     << ", " << format_scalar(opt.baumgarte.beta) << "]"
-     << ",\n  \"completed\": " << (traj.completed ? "true" : "false")
-     << ",\n  \"stop_reason\": " << json_string(traj.stop_reason) << ",\n  \"steps\": " << traj.steps
-     << ",\n  \"force_evaluations\": " << traj.force_evaluations << ",\n  \"records\": " << traj.records.size()
-     << ",\n  \"max_abs_balance\": " << format_scalar(traj.max_abs_balance)
-     << ",\n  \"max_position_violation\": " << format_scalar(traj.max_position_violation)
-     << ",\n  \"max_velocity_violation\": " << format_scalar(traj.max_velocity_violation) << ",\n  \"events\": [";
-  for (std::size_t i = 0; i < traj.events.size(); ++i)
-    js << (i ? ", " : "") << "{\"t\": " << format_scalar(traj.events[i].t) << ", \"what\": " << json_string(traj.events[i].what)
-       << "}";
-  js << "]\n}\n";
-  out.summary = js.str();
+  // The summary: settings, outcome, maxima, events and warnings. Numbers
+  // as doubles (magnitudes to report; the CSV keeps every digit).
+  auto d = [](const S& x) { return static_cast<double>(x); };
+  nlohmann::ordered_json js;
+  js["system"] = a.system;
+  js["description"] = b.description;
+  js["precision"] = precision_name;
+  js["stepper"] = a.stepper;
+  js["stages"] = opt.stepper == Stepper::RadauIIA ? nlohmann::ordered_json(opt.stages) : nlohmann::ordered_json();
+  js["formulation"] = b.model->projects() ? std::string(to_string(opt.formulation))
+                                          : std::string("index-1 (the model does not project)");
+  js["step"] = opt.formulation == Formulation::Index3 ? (opt.step > S(0) ? nlohmann::ordered_json(d(opt.step))
+                                                                          : nlohmann::ordered_json("the largest h ≤ 1e-3 s dividing dt"))
+                                                      : nlohmann::ordered_json();
+  js["contact_model"] = a.contact_model;
+  js["method"] = method ? to_string(*method) : std::string();
+  js["record_every"] = opt.record_every;
+  js["t_end"] = d(opt.t_end);
+  js["dt"] = d(opt.dt);
+  js["tol"] = d(opt.abs_tol);
+  js["baumgarte"] = {d(opt.baumgarte.alpha), d(opt.baumgarte.beta)};
+  js["completed"] = traj.completed;
+  js["stop_reason"] = traj.stop_reason;
+  js["steps"] = traj.steps;
+  js["force_evaluations"] = traj.force_evaluations;
+  js["records"] = traj.records.size();
+  js["max_abs_balance"] = d(traj.max_abs_balance);
+  js["max_position_violation"] = d(traj.max_position_violation);
+  js["max_velocity_violation"] = d(traj.max_velocity_violation);
+  js["projections"] = traj.projections;
+  js["max_drift_before_projection"] = d(traj.max_drift_before_projection);
+  js["directions_dropped"] = traj.directions_dropped;
+  js["newton_iterations"] = traj.newton_iterations;
+  nlohmann::ordered_json events = nlohmann::ordered_json::array();
+  for (const Event<S>& e : traj.events) events.push_back({{"t", d(e.t)}, {"what", e.what}});
+  js["events"] = events;
+  nlohmann::ordered_json warnings = nlohmann::ordered_json::array();
+  for (const Warning<S>& w : traj.warnings)
+    warnings.push_back({{"kind", w.kind},
+                        {"t_first", d(w.t_first)},
+                        {"t_last", d(w.t_last)},
+                        {"records", w.records},
+                        {"measure", d(w.measure)},
+                        {"threshold", d(w.threshold)},
+                        {"what", w.what}});
+  js["warnings"] = warnings;
+  out.warned = !traj.warnings.empty();
+  out.summary = js.dump(2) + "\n";
   return out;
 }
 

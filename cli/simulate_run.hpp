@@ -12,6 +12,8 @@ struct SimulateArgs {
   std::string stepper = "dopri5";
   std::string stages;          // empty: radau-iia's default
   std::string baumgarte;       // "alpha,beta"
+  std::string formulation;  // projected | index-3 | index-1 (dynamics/simulate.hpp); empty: the model's  // projected | index-3 | index-1 (dynamics/simulate.hpp)
+  std::string step;                       // index-3's fixed step; empty: its default
   std::string contact_model = "qp";
   std::string contact_tol;
   std::string method;          // empty: cod
@@ -21,8 +23,9 @@ struct SimulateArgs {
 
 struct SimulateOutput {
   std::string csv;      // header + one row per record
-  std::string summary;  // JSON: settings, completion, stop reason, maxima, events
+  std::string summary;  // JSON: settings, completion, stop reason, maxima, events, warnings
   bool completed = false;
+  bool warned = false;  // a warning says femc cannot vouch for the run (simulation/monitors.hpp)
 };
 
 // Throws InputError naming the option for bad values.

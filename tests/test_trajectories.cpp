@@ -33,9 +33,10 @@ double max_abs_ideal_work(const Trajectory<S>& t) {
 }
 
 Trajectory<double> run(const std::string& name, double tol, Stepper stepper = Stepper::Dopri5, double dt = 0.01,
-                       Baumgarte<double> stab = {}) {
+                       Baumgarte<double> stab = {}, Formulation formulation = Formulation::Projected) {
   auto b = make_builtin_model<double>(name);
   SimulationOptions<double> opt = b.defaults;
+  opt.formulation = formulation;
   opt.abs_tol = opt.rel_tol = tol;
   opt.stepper = stepper;
   opt.dt = dt;
@@ -134,13 +135,16 @@ TEST(Trajectories, BulirschStoerReachesTolerancesNearTheUnitRoundoff) {
 // 10 s to 100 s, at least ×5 asked), with it the drift stays bounded and at
 // least 10× smaller. (Large α, β hurt here: the stabilization term is then
 // resolved badly by the step — 10 and 20 give more drift than 1 at this dt;
-// Ascher, Chin & Reich, Numer. Math. 67 (1994) discuss the choice.)
+// Ascher, Chin & Reich, Numer. Math. 67 (1994) discuss the choice.) The
+// index-1 formulation: the projected one removes the drift Baumgarte damps.
 TEST(Trajectories, BaumgarteBoundsTheDrift) {
-  const auto plain10 = run("spherical-pendulum", 1e-8, Stepper::Rk4, 0.01);
-  const auto stab10 = run("spherical-pendulum", 1e-8, Stepper::Rk4, 0.01, {1, 1});
-  auto long_run = [](Baumgarte<double> stab) {
+  const auto index1 = Formulation::Index1;
+  const auto plain10 = run("spherical-pendulum", 1e-8, Stepper::Rk4, 0.01, {}, index1);
+  const auto stab10 = run("spherical-pendulum", 1e-8, Stepper::Rk4, 0.01, {1, 1}, index1);
+  auto long_run = [&](Baumgarte<double> stab) {
     auto b = make_builtin_model<double>("spherical-pendulum");
     SimulationOptions<double> opt = b.defaults;
+    opt.formulation = index1;
     opt.stepper = Stepper::Rk4;
     opt.t_end = 100;
     opt.baumgarte = stab;
@@ -243,6 +247,65 @@ TEST(Trajectories, StickThenSlip) {
   EXPECT_GT(stuck, 10);
   EXPECT_GT(sliding, 5);
   EXPECT_LE(traj.max_abs_balance, 1e-8);
+}
+
+}  // namespace
+}  // namespace femc
+
+namespace femc {
+namespace {
+
+using namespace dynamics;
+
+// A model that does work it does not book: the spherical pendulum with a
+// small force along q̇ added to q̈ and to neither Qᴺ nor Qᵂ, so that the
+// balance E − E(0) − ∫q̇ᵀQᵂ dt grows without the integrator's error.
+class Unbooked : public Model<double> {
+ public:
+  Unbooked(const Model<double>& m, double gain) : m_(m), gain_(gain) {}
+  std::string name() const override { return m_.name(); }
+  std::vector<std::string> coordinate_names() const override { return m_.coordinate_names(); }
+  Matrix<double> mass(const Vector<double>& q) const override { return m_.mass(q); }
+  double potential(const Vector<double>& q) const override { return m_.potential(q); }
+  Forces<double> forces(const Vector<double>& q, const Vector<double>& qd, const double& t,
+                        const Baumgarte<double>& stab) const override {
+    Forces<double> f = m_.forces(q, qd, t, stab);
+    f.qdd += gain_ * qd;
+    return f;
+  }
+  Vector<double> position_violation(const Vector<double>& q, const double& t) const override {
+    return m_.position_violation(q, t);
+  }
+  Vector<double> velocity_violation(const Vector<double>& q, const Vector<double>& qd, const double& t) const override {
+    return m_.velocity_violation(q, qd, t);
+  }
+
+ private:
+  const Model<double>& m_;
+  double gain_;
+};
+
+// The energy monitor (simulation/monitors.hpp) against its allowance
+// 10·tol·E_scale·√steps: a clean run of the spherical pendulum stays within
+// it (its largest balance ÷ allowance printed), and the same pendulum with
+// an unbooked force of 10⁻⁶·q̇ trips it, with the time it first did.
+TEST(Trajectories, TheEnergyMonitorTripsOnWorkNobodyBooked) {
+  auto b = make_builtin_model<double>("spherical-pendulum");
+  SimulationOptions<double> opt = b.defaults;
+  opt.t_end = 5;
+  opt.dt = 0.05;
+  opt.abs_tol = opt.rel_tol = 1e-10;
+  const auto clean = simulate(*b.model, b.q0, b.qd0, opt);
+  ASSERT_TRUE(clean.completed);
+  EXPECT_TRUE(clean.warnings.empty()) << clean.warnings.front().what;
+  const Unbooked wrong(*b.model, 1e-6);
+  const auto dirty = simulate(wrong, b.q0, b.qd0, opt);
+  ASSERT_TRUE(dirty.completed);
+  ASSERT_FALSE(dirty.warnings.empty()) << "an unbooked 1e-6·q̇ went unseen: balance " << dirty.max_abs_balance;
+  EXPECT_EQ(dirty.warnings.front().kind, "energy balance");
+  std::cout << "clean balance " << clean.max_abs_balance << "; unbooked: balance " << dirty.max_abs_balance
+            << ", tripped at t = " << dirty.warnings.front().t_first << " (" << dirty.warnings.front().measure
+            << " > " << dirty.warnings.front().threshold << ")\n";
 }
 
 }  // namespace

@@ -66,6 +66,8 @@ PlanarModelText read_planar_model_text(std::string_view document) {
   t.description = header.description;
   t.sources = header.sources;
   t.t_end = header.t_end;
+  t.formulation = header.formulation;
+  t.step = header.step;
   t.gravity = pair_of(root, "gravity", "model", false);
 
   json_text::BodyNames names;

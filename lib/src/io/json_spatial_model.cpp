@@ -54,6 +54,8 @@ SpatialModelText read_spatial_model_text(std::string_view document) {
   t.description = header.description;
   t.sources = header.sources;
   t.t_end = header.t_end;
+  t.formulation = header.formulation;
+  t.step = header.step;
   t.gravity = triple(root, "gravity", "model", false);
 
   json_text::BodyNames names;

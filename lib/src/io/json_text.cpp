@@ -253,7 +253,8 @@ std::vector<std::string> numbers_of(const json& obj, const std::string& key, con
 }
 
 ModelHeader read_model_header(const json& root, const std::string& kind, const std::set<std::string>& extra) {
-  std::set<std::string> known{"kind", "name", "description", "sources", "gravity", "bodies", "joints", "forces", "t_end"};
+  std::set<std::string> known{"kind", "name", "description", "sources", "gravity", "bodies", "joints", "forces", "t_end",
+                               "formulation", "step"};
   known.insert(extra.begin(), extra.end());
   check_keys(root, "model", known);
   if (!root.contains("kind")) throw InputError("kind", "missing (\"" + kind + "\")");
@@ -268,6 +269,12 @@ ModelHeader read_model_header(const json& root, const std::string& kind, const s
     for (std::size_t i = 0; i < s.size(); ++i) h.sources.push_back(text_of(s[i], "sources[" + std::to_string(i) + "]"));
   }
   if (root.contains("t_end")) h.t_end = entry_text(root["t_end"], "t_end");
+  if (root.contains("formulation")) {
+    h.formulation = text_of(root["formulation"], "formulation");
+    if (h.formulation != "projected" && h.formulation != "index-3" && h.formulation != "index-1")
+      throw InputError("formulation", "'" + h.formulation.substr(0, 40) + "' is not projected, index-3 or index-1");
+  }
+  if (root.contains("step")) h.step = entry_text(root["step"], "step");
   return h;
 }
 

@@ -52,6 +52,10 @@ const json& array_of(const json& root, const char* key);
 // and the fields every kind has.
 struct ModelHeader {
   std::string name, description, t_end;  // t_end empty when absent
+  // The model's simulation defaults (empty when absent): the formulation
+  // ("projected", "index-3" or "index-1") and index-3's step, for a
+  // mechanism that needs them (IFToMM A02's singular configurations).
+  std::string formulation, step;
   std::vector<std::string> sources;
 };
 ModelHeader read_model_header(const json& root, const std::string& kind, const std::set<std::string>& extra = {});

@@ -36,6 +36,24 @@
 // drift. (A cap of 10⁻³ was tried first; the regression gate caught it:
 // coarse runs of the redundant linkage drift until its spurious singular
 // value exceeds 10⁻³·σ₁, and keeping it cost a factor 100 in the balance.)
+//
+// Projection (simulate.hpp's projected formulation): Gauss's principle at
+// the position and the velocity level, solved by the same femc::solve as
+// each state's forces, so at any rank and with the same method (dense or
+// sparse). The velocities get the correction Δq̇ that minimizes ‖Δq̇‖_M
+// subject to A(q)Δq̇ = −φ̇(q, q̇): the mass-orthogonal projection of
+// Bayo & Ledesma's index-3 augmented Lagrangian with projections (1996),
+// and the q̈ of femc's solve for (M, A, b = −φ̇, Q = 0). The positions get
+// Gauss–Newton steps, each the smallest in M: Δq minimizes ‖Δq‖_M subject
+// to A(q)Δq = −φ(q). Near a singular configuration the linearization holds
+// only along directions with σ² well above ‖∂A/∂q‖·‖φ‖: a step along a
+// smaller σ is of size ‖φ‖/σ, larger than the distance σ/‖∂A/∂q‖ to the
+// other branch through the singular point, and lands there. Such a step
+// does not contract |φ| (its quadratic remainder exceeds ‖φ‖), so every step
+// must halve |φ|∞ (Newton's contraction) or be retaken with the smallest
+// kept direction dropped: a rank-aware Gauss–Newton that never jumps
+// branches, and leaves the dropped component, of the size of the step's
+// local error, to the next steps, taken farther from the singular point.
 #include <functional>
 #include <type_traits>
 #include <utility>
@@ -93,6 +111,58 @@ class BilateralModel : public Model<S> {
       if (options_.method == Method::Sparse) return forces_of(sys_.sparse_at(q, qd), q, qd, stab);
     return forces_of(sys_.at(q, qd), q, qd, stab);
   }
+  bool projects() const override { return true; }
+  Projection<S> project(Vector<S>& q, Vector<S>& qd, const S&) const override {
+    Projection<S> out;
+    out.applied = true;
+    using std::max;
+    S scale(1);
+    for (Index i = 0; i < q.size(); ++i) scale = max<S>(scale, abs_of(q(i)));
+    const S tol = S(64) * unit_roundoff<S>() * scale;  // |φ|∞ at which the positions are on the constraints
+    Vector<S> phi = sys_.constraint(q);
+    out.position_before = max_abs(phi);
+    Options<S> opt = options_;
+    for (int it = 0; it < kMaxNewtonSteps && max_abs(phi) > tol; ++it) {
+      bool accepted = false;
+      for (int retry = 0; retry < kMaxNewtonSteps && !accepted; ++retry) {
+        RankDecision<S> decided;
+        const Vector<S> dq = correction(q, qd, Vector<S>(-phi), opt, decided);
+        const Vector<S> q_new = q + dq;
+        const Vector<S> phi_new = sys_.constraint(q_new);
+        if (max_abs(phi_new) <= max_abs(phi) / S(2) || max_abs(phi_new) <= tol) {
+          q = q_new, phi = phi_new, accepted = true;
+        } else if (decided.rank > 1 && decided.largest > S(0)) {
+          // Not contracting: drop the smallest direction kept (rank.hpp keeps d_i > τ·d₁).
+          opt.rank_tol = decided.smallest_kept / decided.largest;
+          ++out.directions_dropped;
+        } else {
+          break;
+        }
+      }
+      ++out.iterations;
+      if (!accepted) break;
+    }
+    out.position_after = max_abs(phi);
+    out.velocity_before = max_abs(sys_.constraint_rate(q, qd));
+    project_velocity(q, qd);
+    out.velocity_after = max_abs(sys_.constraint_rate(q, qd));
+    return out;
+  }
+
+  void project_velocity(const Vector<S>& q, Vector<S>& qd) const override {
+    RankDecision<S> decided;
+    const Vector<S> rate = sys_.constraint_rate(q, qd);
+    qd += correction(q, qd, Vector<S>(-rate), drift_aware(options_, sys_.constraint(q), q, qd), decided);
+  }
+
+  Vector<S> newton_acceleration(const Vector<S>& q, const Vector<S>& qd, const Vector<S>& a_prev, const S& c,
+                                const std::optional<S>& rank_tol, RankDecision<S>& decided) const override {
+    const Vector<S> phi = sys_.constraint(q);
+    Options<S> opt = options_;
+    if (rank_tol) opt.rank_tol = *rank_tol;
+    return solve_at(q, qd, opt, decided, [&](auto& s) { s.b = s.A * a_prev - c * phi; });
+  }
+
   Vector<S> position_violation(const Vector<S>& q, const S&) const override { return sys_.constraint(q); }
   Vector<S> velocity_violation(const Vector<S>& q, const Vector<S>& qd, const S&) const override {
     return sys_.constraint_rate(q, qd);
@@ -104,16 +174,7 @@ class BilateralModel : public Model<S> {
   Forces<S> forces_of(SystemT s, const Vector<S>& q, const Vector<S>& qd, const Baumgarte<S>& stab) const {
     if (stab.active())
       s.b -= S(2) * stab.alpha * sys_.constraint_rate(q, qd) + stab.beta * stab.beta * sys_.constraint(q);
-    Options<S> opt = options_;
-    if (drift_rank_factor > S(0)) {
-      const Vector<S> phi = sys_.constraint(q);
-      S drift(0);
-      for (Index i = 0; i < phi.size(); ++i) drift = std::max<S>(drift, phi(i) < S(0) ? S(-phi(i)) : phi(i));
-      const S base = opt.rank_tol ? *opt.rank_tol : default_rank_tolerance<S>(s.A.rows(), s.A.cols());
-      const S norm = s.A.norm();
-      if (norm > S(0))
-        opt.rank_tol = std::max<S>(base, std::min<S>(drift_rank_factor * drift / norm, S(1) / S(2)));
-    }
+    const Options<S> opt = drift_aware(options_, sys_.constraint(q), s.A);
     const Solution<S> sol = solve(s, opt);
     Forces<S> f;
     f.qdd = sol.qdd;
@@ -122,8 +183,66 @@ class BilateralModel : public Model<S> {
     if constexpr (bilateral_detail::has<bilateral_detail::nonconservative_call, Sys, S>) f.nonideal += sys_.nonconservative(q, qd);
     const auto& r = sol.diagnostics.rank;
     f.extras = {S(r.rank), r.largest_dropped > S(0) ? S(r.smallest_kept / r.largest_dropped) : S(0)};
+    f.rank = r;
+    if (opt.rank_tol && !options_.rank_tol) f.drift_tol = *opt.rank_tol;
     return f;
   }
+
+  // The options of a solve at a state of drift φ, for a constraint matrix A
+  // (dense or sparse): τ raised to drift_rank_factor·|φ|∞/‖A‖_F (the header).
+  template <class MatrixT>
+  Options<S> drift_aware(const Options<S>& base_options, const Vector<S>& phi, const MatrixT& A) const {
+    Options<S> opt = base_options;
+    if (drift_rank_factor > S(0)) {
+      const S base = opt.rank_tol ? *opt.rank_tol : default_rank_tolerance<S>(A.rows(), A.cols());
+      const S norm = A.norm();
+      const S drift = max_abs(phi);
+      if (norm > S(0) && drift_rank_factor * drift / norm > base)
+        opt.rank_tol = std::min<S>(drift_rank_factor * drift / norm, S(1) / S(2));
+    }
+    return opt;
+  }
+  Options<S> drift_aware(const Options<S>& base_options, const Vector<S>& phi, const Vector<S>& q,
+                         const Vector<S>& qd) const {
+    if constexpr (bilateral_detail::has<bilateral_detail::sparse_at_call, Sys, S>)
+      if (options_.method == Method::Sparse) return drift_aware(base_options, phi, sys_.sparse_at(q, qd).A);
+    return drift_aware(base_options, phi, sys_.at(q, qd).A);
+  }
+
+  // The smallest correction in the metric of M with A(q)·Δ = rhs: femc's
+  // solve of (M, A, rhs, Q = 0, C = 0), dense or sparse as the forces.
+  Vector<S> correction(const Vector<S>& q, const Vector<S>& qd, const Vector<S>& rhs, const Options<S>& opt,
+                       RankDecision<S>& decided) const {
+    return solve_at(q, qd, opt, decided, [&](auto& s) {
+      s.b = rhs;
+      s.Q.setZero();
+      s.C.setZero();
+    });
+  }
+
+  // q̈ of the system at (q, q̇), dense or sparse as the forces, after
+  // `change` edits it; the rank decided goes to `decided`.
+  template <class Change>
+  Vector<S> solve_at(const Vector<S>& q, const Vector<S>& qd, const Options<S>& opt, RankDecision<S>& decided,
+                     Change&& change) const {
+    auto of = [&](auto s) {
+      change(s);
+      Solution<S> sol = solve(s, opt);
+      decided = sol.diagnostics.rank;
+      return Vector<S>(sol.qdd);
+    };
+    if constexpr (bilateral_detail::has<bilateral_detail::sparse_at_call, Sys, S>)
+      if (options_.method == Method::Sparse) return of(sys_.sparse_at(q, qd));
+    return of(sys_.at(q, qd));
+  }
+
+  static S abs_of(const S& x) { return x < S(0) ? S(-x) : x; }
+  static S max_abs(const Vector<S>& v) {
+    S m(0);
+    for (Index i = 0; i < v.size(); ++i) m = std::max<S>(m, abs_of(v(i)));
+    return m;
+  }
+  static constexpr int kMaxNewtonSteps = 8;
 
   std::string name_;
   Sys sys_;

@@ -9,10 +9,12 @@
 // (q̇ᵀQᴺ = 0 when A q̇ = 0), so E(t) − E(0) − ∫ q̇ᵀQᵂ dt = 0; the integrals of
 // both powers are carried as two extra states, so the check measures the
 // integrator's error, not a quadrature's.
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "femc/linalg.hpp"
+#include "femc/solution.hpp"
 
 namespace femc::dynamics {
 
@@ -31,6 +33,23 @@ struct Forces {
   Vector<S> ideal;     // Qᴺ (bilateral) or W_Nᵀλ (contact normal forces)
   Vector<S> nonideal;  // Qᵂ (friction, the work-doing part)
   std::vector<S> extras;  // model-specific columns (extra_names())
+  // Bilateral models: the solve's rank decision (femc/rank.hpp) and the
+  // drift's share of its relative tolerance (bilateral_model.hpp, 0 when
+  // the drift did not raise it), for simulate()'s monitors.
+  std::optional<RankDecision<S>> rank;
+  S drift_tol = S(0);
+};
+
+// What a projection onto the constraints did (Model::project).
+template <class S>
+struct Projection {
+  bool applied = false;
+  int iterations = 0;             // Gauss–Newton steps on the positions
+  S position_before = S(0);       // |φ|∞ before and after
+  S position_after = S(0);
+  S velocity_before = S(0);       // |φ̇|∞ before and after
+  S velocity_after = S(0);
+  Index directions_dropped = 0;   // constraint directions a step left out (too close to singular for its drift)
 };
 
 // Thrown when the model cannot continue (a Painlevé state, a contact the
@@ -77,6 +96,23 @@ class Model {
   // sliding contact coming to rest); simulate() locates it and restarts.
   virtual bool begin_step(const Vector<S>&, const Vector<S>&) const { return false; }
   virtual Vector<S> switching(const Vector<S>&, const Vector<S>&) const { return {}; }
+
+  // The projected formulation (simulate.hpp): moves an accepted state onto
+  // the constraints, φ(q) = 0 and φ̇(q, q̇) = 0, each correction the smallest
+  // in the metric of M. Models that cannot project (contact models) say so.
+  virtual bool projects() const { return false; }
+  virtual Projection<S> project(Vector<S>&, Vector<S>&, const S&) const { return {}; }
+  // The index-3 formulation (simulation/index3_trapezoidal.hpp): the
+  // acceleration a of Gauss's principle at (q, q̇) whose constraints are the
+  // positions' linearized: A(q)·a = A(q)·a_prev − c·φ(q) (c = 4/h², the
+  // trapezoidal rule's), at any rank, τ overridden by rank_tol when set; and
+  // the velocities' projection alone (project's second half). Only models
+  // that project offer it.
+  virtual Vector<S> newton_acceleration(const Vector<S>&, const Vector<S>&, const Vector<S>&, const S&,
+                                        const std::optional<S>&, RankDecision<S>&) const {
+    throw ModelStop("this model has no index-3 formulation (a contact model)");
+  }
+  virtual void project_velocity(const Vector<S>&, Vector<S>&) const {}
 
   // ½ q̇ᵀM q̇; a model whose M is large and sparse computes it without the
   // dense mass().

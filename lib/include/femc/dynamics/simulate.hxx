@@ -13,6 +13,7 @@
 #include <boost/numeric/odeint.hpp>
 
 #include "femc/dynamics/simulate.hpp"
+#include "femc/dynamics/simulation/index3_trapezoidal.hpp"
 #include "femc/dynamics/simulation/radau_iia.hpp"
 #include "femc/dynamics/simulation/stepping.hpp"
 #include "femc/errors.hpp"
@@ -31,6 +32,7 @@ void check_simulation_input(const Model<S>& model, const Vector<S>& q0, const Ve
     throw InputError("dt", "must be in (0, t_end], got " + format_scalar(opt.dt));
   if (opt.record_every < 1)
     throw InputError("record_every", "must be at least 1, got " + std::to_string(opt.record_every));
+  if (!(opt.step >= S(0))) throw InputError("step", "must be positive (or 0 for the default), got " + format_scalar(opt.step));
   if (!(opt.abs_tol > S(0)) || !(opt.rel_tol >= S(0)))
     throw InputError("tolerance", "abs_tol must be positive and rel_tol non-negative");
   if (opt.stepper == Stepper::RadauIIA &&
@@ -49,13 +51,19 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
   const OdeLayout layout{model.dof()};
   Trajectory<S> traj;
   ForceEvaluator<S> forces(model, opt.baumgarte, layout);
-  Recorder<S> recorder(model, forces, layout, traj, model.energy(q0, qd0));
+  Recorder<S> recorder(model, forces, layout, traj, opt, q0, qd0);
   const EventLocator<S> events(model, layout, opt.gap_tolerance);
   Run<S> run{model, opt, layout, traj, forces, recorder, events, layout.pack(q0, qd0)};
   try {
     forces.begin_step(run.x);
     run.record(run.x, run.t);
-    if (opt.stepper == Stepper::Rk4) {
+    if (opt.formulation == Formulation::Index3 && model.projects()) {
+      Index3Trapezoidal<S> stepper(model, forces, layout,
+                                   opt.step > S(0) ? opt.step : (opt.dt < S(1) / S(1000) ? opt.dt : S(1) / S(1000)));
+      run_fixed_step(run, stepper);
+      traj.newton_iterations = stepper.newton_iterations();
+      traj.directions_dropped += stepper.directions_dropped();
+    } else if (opt.stepper == Stepper::Rk4) {
       odeint::runge_kutta4<OdeState<S>, S, OdeState<S>, S> stepper;
       run_fixed_step(run, stepper);
     } else if (opt.stepper == Stepper::Dopri5) {

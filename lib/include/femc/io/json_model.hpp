@@ -10,7 +10,7 @@
 //    "forces": [{"name", "type": torque | force | spring, "body", "reaction", "torque",
 //                "point", "force", "body1", "point1", "body2", "point2", "stiffness", "length"}],
 //    "contacts": [{"name", "body", "point": [x, y], "origin": [x, y], "normal": [nx, ny], "friction"}],
-//    "t_end": ...}
+//    "t_end": ..., "formulation": "projected" | "index-3" | "index-1", "step": ...}
 //
 // Bodies are named; "ground" is the fixed frame. A body's position is its
 // centre of mass, its points are offsets from it in its own frame. Every
@@ -63,6 +63,9 @@ struct PlanarModelText {
   std::vector<Force> forces;
   std::vector<Contact> contacts;
   std::string t_end;  // empty when absent
+  // Simulation defaults (empty when absent): "projected" | "index-3" |
+  // "index-1", and index-3's step (dynamics/simulate.hpp).
+  std::string formulation, step;
 };
 
 // Parses and checks the document's structure and names. Throws InputError.

@@ -10,7 +10,7 @@
 //                "body1", "point1": [x, y, z], "body2", "point2", "axis1", "axis2", "rotation", "length"}],
 //    "forces": [{"name", "type": force | spring-damper, "body", "point", "force",
 //                "body1", "point1", "body2", "point2", "stiffness", "damping", "length"}],
-//    "t_end": ...}
+//    "t_end": ..., "formulation": "projected" | "index-3" | "index-1", "step": ...}
 //
 // An orientation (a body's, or a joint's `rotation`, R₁ᵀR₂) is
 // {"axis": [x, y, z], "degrees": d} or {"quaternion": [p0, p1, p2, p3]}
@@ -62,6 +62,9 @@ struct SpatialModelText {
   std::vector<Joint> joints;
   std::vector<Force> forces;
   std::string t_end;  // empty when absent
+  // Simulation defaults (empty when absent): "projected" | "index-3" |
+  // "index-1", and index-3's step (dynamics/simulate.hpp).
+  std::string formulation, step;
 };
 
 // Parses and checks the document's structure and names. Throws InputError.

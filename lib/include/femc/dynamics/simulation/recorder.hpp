@@ -7,6 +7,7 @@
 // (impacts.hpp reports each one), since the balance needs their sum.
 #include "femc/dynamics/simulate.hpp"
 #include "femc/dynamics/simulation/force_evaluator.hpp"
+#include "femc/dynamics/simulation/monitors.hpp"
 #include "femc/dynamics/simulation/ode_state.hpp"
 
 namespace femc::dynamics::simulation {
@@ -14,8 +15,10 @@ namespace femc::dynamics::simulation {
 template <class S>
 class Recorder {
  public:
-  Recorder(const Model<S>& model, ForceEvaluator<S>& forces, OdeLayout layout, Trajectory<S>& traj, S initial_energy)
-      : model_(model), forces_(forces), layout_(layout), traj_(traj), E0_(initial_energy) {}
+  Recorder(const Model<S>& model, ForceEvaluator<S>& forces, OdeLayout layout, Trajectory<S>& traj,
+           const SimulationOptions<S>& opt, const Vector<S>& q0, const Vector<S>& qd0)
+      : model_(model), forces_(forces), layout_(layout), traj_(traj), E0_(model.energy(q0, qd0)),
+        monitors_(opt, traj, model.potential(q0)) {}
 
   // Throws ModelStop (check_state) when x leaves what the model describes:
   // at every record time, kept or not (stepping.hpp).
@@ -31,14 +34,17 @@ class Recorder {
     r.t = t;
     layout_.unpack(x, r.q, r.qd);
     model_.check_state(r.q);
-    r.energy = model_.energy(r.q, r.qd);
+    const S kinetic = model_.kinetic(r.q, r.qd), potential = model_.potential(r.q);
+    r.energy = kinetic + potential;
     r.work_nonideal = x[layout_.work_nonideal()];
     r.work_ideal = x[layout_.work_ideal()];
     r.work_impacts = impact_work_;
     r.balance = r.energy - E0_ - r.work_nonideal - r.work_impacts;
     r.position_violation = max_norm(model_.position_violation(r.q, t));
     r.velocity_violation = max_norm(model_.velocity_violation(r.q, r.qd, t));
-    r.extras = forces_.at(x, t).extras;
+    const Forces<S>& f = forces_.at(x, t);
+    r.extras = f.extras;
+    monitors_.observe(r, kinetic, potential, f);
     const S ab = r.balance < S(0) ? S(-r.balance) : r.balance;
     if (ab > traj_.max_abs_balance) traj_.max_abs_balance = ab;
     if (r.position_violation > traj_.max_position_violation) traj_.max_position_violation = r.position_violation;
@@ -59,6 +65,7 @@ class Recorder {
   Trajectory<S>& traj_;
   S E0_;
   S impact_work_ = S(0);
+  Monitors<S> monitors_;
 };
 
 }  // namespace femc::dynamics::simulation

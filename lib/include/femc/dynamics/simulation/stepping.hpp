@@ -78,6 +78,22 @@ struct Run {
   void check_step_limit() const {
     if (traj.steps >= opt.max_steps) throw ModelStop("step limit reached");
   }
+  // The projected formulation (simulate.hpp): x onto the constraints.
+  bool projecting() const { return opt.formulation == Formulation::Projected && model.projects(); }
+  void project(OdeState<S>& at, const S& time) {
+    if (!projecting()) return;
+    Vector<S> q, qd;
+    layout.unpack(at, q, qd);
+    const Projection<S> p = model.project(q, qd, time);
+    ++traj.projections;
+    traj.directions_dropped += p.directions_dropped;
+    const S drift = p.position_before > p.velocity_before ? p.position_before : p.velocity_before;
+    if (drift > traj.max_drift_before_projection) traj.max_drift_before_projection = drift;
+    for (Index i = 0; i < layout.n; ++i) {
+      at[layout.q(i)] = q(i);
+      at[layout.qd(i)] = qd(i);
+    }
+  }
   auto system() {
     return [this](const OdeState<S>& x, OdeState<S>& dx, const S& t) { forces.rhs(x, dx, t); };
   }
@@ -107,6 +123,7 @@ void run_fixed_step(Run<S>& run, Stepper& stepper) {
       continue;  // then on to the same record time from the event
     }
     if (e.kind == EventKind::Drift) apply_impact(run.model, run.layout, x1, t1, run.recorder);
+    run.project(x1, t1);
     run.x = std::move(x1);
     run.t = t1;
     run.forces.begin_step(run.x);
@@ -122,6 +139,7 @@ void run_dense_output(Run<S>& run, Stepper& stepper) {
     while (run.records_left() && run.record_time(run.next_record) <= until) {
       OdeState<S> xr(run.x.size());
       stepper.calc_state(run.record_time(run.next_record), xr);
+      run.project(xr, run.record_time(run.next_record));
       run.record(xr, run.record_time(run.next_record));
     }
   };
@@ -154,8 +172,8 @@ void run_dense_output(Run<S>& run, Stepper& stepper) {
     }
     refusals = 0;
     const auto [t0, t1] = interval;
-    ++run.traj.steps;
     OdeState<S> x1 = stepper.current_state();
+    ++run.traj.steps;
     OdeState<S> x0(x1.size());
     stepper.calc_state(t0, x0);
     const StepEvent e = run.events.find(x0, x1);
@@ -171,6 +189,13 @@ void run_dense_output(Run<S>& run, Stepper& stepper) {
       continue;
     }
     records_up_to(t1);
+    if (run.projecting()) {
+      // The projected state starts the next step (its first derivative anew).
+      run.project(x1, t1);
+      run.forces.begin_step(x1);
+      stepper.initialize(x1, t1, stepper.current_time_step());
+      continue;
+    }
     // New contact modes at the accepted state: restart, so that the first
     // derivative of the next step is recomputed (Dopri5's FSAL).
     if (run.forces.begin_step(x1)) stepper.initialize(x1, t1, stepper.current_time_step());

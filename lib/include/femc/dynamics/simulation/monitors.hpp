@@ -1,0 +1,123 @@
+#pragma once
+// The checks that say when femc cannot vouch for a trajectory. Each runs at
+// every record and, when it trips, becomes one Warning of the Trajectory
+// (simulate.hpp) with the time it first tripped, the last, and its worst
+// measure against its threshold; `femc simulate` prints them in its summary
+// and exits with its own status.
+//
+//   energy balance   |E(t) − E(0) − ∫q̇ᵀQᵂ dt − impact losses| beyond what
+//                    the stepper's tolerance allows: each accepted step
+//                    leaves an error of at most tol per component of the
+//                    state, of energy at most tol·E_scale (E_scale = the
+//                    largest kinetic energy plus range of potential so far,
+//                    at least 1 J), and errors of independent steps add as
+//                    a random walk, so the balance stays within
+//                    K·tol·E_scale·√(steps), K = kEnergyAllowance measured
+//                    on the benchmark mechanisms (reports/mechanisms: the
+//                    clean runs' largest ratio, with the margin stated
+//                    there). A fixed-step run (rk4, the index-3 formulation)
+//                    has no tolerance; its balance is not judged.
+//   singular configuration
+//                    the constraint Jacobian at or within 10⁻⁶·σ₁ of rank
+//                    deficiency beyond the run's own (a rank below the
+//                    largest the run has decided, or a smallest kept
+//                    magnitude below kSingularLevel of the largest) at
+//                    kStallRecords consecutive records. A motion passes a
+//                    singular configuration in no time (σ_min ≈ |σ̇|·|t − t_c|:
+//                    records dt apart cannot both land within 10⁻⁶ of it at
+//                    any speed above 10⁻⁶/dt), so one that stays there has
+//                    stalled, as IFToMM A02 does at double without
+//                    projection (its crank 0 stops dead at flat).
+//   rank at the drift
+//                    a constraint direction kept whose magnitude is within
+//                    a factor 100 of the drift's share of the rank tolerance
+//                    (bilateral_model.hpp): the acceleration there divides
+//                    the drift by that magnitude, and the motion it gives
+//                    may be the drift's, not the mechanism's.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "femc/dynamics/model.hpp"
+#include "femc/dynamics/simulate.hpp"
+
+namespace femc::dynamics::simulation {
+
+inline constexpr double kEnergyAllowance = 10;
+inline constexpr double kSingularLevel = 1e-6;
+inline constexpr long kStallRecords = 3;
+inline constexpr double kDriftRankMargin = 100;
+
+template <class S>
+class Monitors {
+ public:
+  Monitors(const SimulationOptions<S>& opt, Trajectory<S>& traj, const S& initial_potential)
+      : opt_(opt), traj_(traj), V0_(initial_potential) {}
+
+  // At a record r of state (q, q̇) with kinetic energy T and potential V, and
+  // the forces of its state.
+  void observe(const Record<S>& r, const S& kinetic, const S& potential, const Forces<S>& f) {
+    using std::abs;
+    using std::sqrt;
+    const S dV = potential - V0_;
+    const S scale = kinetic + (dV < S(0) ? S(-dV) : dV);
+    if (scale > E_scale_) E_scale_ = scale;
+    if (opt_.stepper != Stepper::Rk4 && opt_.formulation != Formulation::Index3) {
+      const S tol = opt_.abs_tol > opt_.rel_tol ? opt_.abs_tol : opt_.rel_tol;
+      const S allowance = S(kEnergyAllowance) * tol * (E_scale_ > S(1) ? E_scale_ : S(1)) *
+                          S(sqrt(S(1) + S(static_cast<double>(traj_.steps))));
+      const S balance = r.balance < S(0) ? S(-r.balance) : r.balance;
+      if (balance > allowance)
+        trip("energy balance", r.t, balance, allowance, S(balance / allowance),
+             "the energy balance |E − E(0) − ∫q̇ᵀQᵂ dt| exceeds what the tolerance allows, "
+             "K·tol·E_scale·√steps (K = 10, simulation/monitors.hpp)");
+    }
+    if (f.rank) {
+      const RankDecision<S>& d = *f.rank;
+      if (d.rank > max_rank_) max_rank_ = d.rank;
+      const S kept = d.largest > S(0) && d.rank > 0 ? S(d.smallest_kept / d.largest) : S(1);
+      const bool singular = d.rank < max_rank_ || kept < S(kSingularLevel);
+      stall_ = singular ? stall_ + 1 : 0;
+      if (stall_ >= kStallRecords)
+        trip("singular configuration", r.t, kept, S(kSingularLevel), S(kept > S(0) ? S(S(kSingularLevel) / kept) : S(1) / unit_roundoff<S>()),
+             "the motion stays at a singular configuration of the constraints (rank " + std::to_string(d.rank) +
+                 " of the run's " + std::to_string(max_rank_) + ", or the smallest kept magnitude below 10⁻⁶ of the "
+                 "largest, at " + std::to_string(kStallRecords) + " consecutive records): it may have left its branch; the index-3 formulation "
+                 "(Formulation::Index3, femc simulate --formulation index-3) passes singular configurations");
+      if (f.drift_tol > S(0) && d.rank > 0 && kept <= S(kDriftRankMargin) * f.drift_tol)
+        trip("rank at the drift", r.t, kept, S(S(kDriftRankMargin) * f.drift_tol),
+             S(kept > S(0) ? S(S(kDriftRankMargin) * f.drift_tol / kept) : S(1) / unit_roundoff<S>()),
+             "a constraint direction was kept within a factor 100 of the drift's rank tolerance: the acceleration "
+             "divides the drift by it");
+    }
+  }
+
+ private:
+  // severity ≥ 1: how far beyond its threshold the measure is (the worst is kept).
+  void trip(const std::string& kind, const S& t, const S& measure, const S& threshold, const S& severity,
+            const std::string& what) {
+    for (std::size_t i = 0; i < traj_.warnings.size(); ++i) {
+      Warning<S>& w = traj_.warnings[i];
+      if (w.kind != kind) continue;
+      w.t_last = t;
+      ++w.records;
+      if (severity > severity_[i]) w.measure = measure, w.threshold = threshold, severity_[i] = severity;
+      return;
+    }
+    traj_.warnings.push_back({kind, t, t, 1, measure, threshold, what});
+    severity_.push_back(severity);
+  }
+
+  const SimulationOptions<S>& opt_;
+  Trajectory<S>& traj_;
+  S V0_;
+  S E_scale_ = S(0);
+  Index max_rank_ = 0;
+  long stall_ = 0;
+  std::vector<S> severity_;  // per warning
+};
+
+}  // namespace femc::dynamics::simulation
