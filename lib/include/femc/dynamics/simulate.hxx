@@ -61,6 +61,7 @@ Trajectory<S> simulate(const Model<S>& model, const Vector<S>& q0, const Vector<
       Index3Trapezoidal<S> stepper(model, forces, layout,
                                    opt.step > S(0) ? opt.step : (opt.dt < S(1) / S(1000) ? opt.dt : S(1) / S(1000)));
       run_fixed_step(run, stepper);
+      traj.steps = stepper.steps();  // run_fixed_step counts the record intervals
       traj.newton_iterations = stepper.newton_iterations();
       traj.directions_dropped += stepper.directions_dropped();
     } else if (opt.stepper == Stepper::Rk4) {

@@ -59,6 +59,7 @@ class Index3Trapezoidal {
     for (long k = 0; k < n; ++k) one_step_impl(x, t + S(k) * h, h);
   }
 
+  long steps() const { return steps_; }  // trapezoidal steps taken
   long newton_iterations() const { return iterations_; }
   long directions_dropped() const { return dropped_; }
 
@@ -73,6 +74,7 @@ class Index3Trapezoidal {
   }
 
   void one_step_impl(OdeState<S>& x, const S& t, const S& h) {
+    ++steps_;
     Vector<S> q, v;
     layout_.unpack(x, q, v);
     const Forces<S> f0 = forces_.at(x, t);
@@ -131,7 +133,7 @@ class Index3Trapezoidal {
   ForceEvaluator<S>& forces_;
   OdeLayout layout_;
   S step_;
-  long iterations_ = 0, dropped_ = 0;
+  long steps_ = 0, iterations_ = 0, dropped_ = 0;
 };
 
 template <class S>
