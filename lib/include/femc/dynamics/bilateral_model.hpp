@@ -144,15 +144,28 @@ class BilateralModel : public Model<S> {
     }
     out.position_after = max_abs(phi);
     out.velocity_before = max_abs(sys_.constraint_rate(q, qd));
-    project_velocity(q, qd);
+    project_velocity_with(q, qd, drift_aware(options_, max_abs(sys_.constraint(q)), q, qd));
     out.velocity_after = max_abs(sys_.constraint_rate(q, qd));
     return out;
   }
 
-  void project_velocity(const Vector<S>& q, Vector<S>& qd) const override {
-    RankDecision<S> decided;
-    const Vector<S> rate = sys_.constraint_rate(q, qd);
-    qd += correction(q, qd, Vector<S>(-rate), drift_aware(options_, sys_.constraint(q), q, qd), decided);
+  // The index-3 formulation's velocity projection. Its velocities, the
+  // trapezoidal rule's, leave a constraint rate φ̇ of the order of the
+  // rule's error (3.3·10⁻⁶ m/s at A02's step of 5·10⁻⁴ s), not of a
+  // tolerance; the correction along a direction of singular value σᵢ is
+  // (uᵢᵀφ̇)/σᵢ, which at a singular configuration (σ_min/σ₁ = 1.4·10⁻⁹,
+  // A02 N = 1000 at its first flat configuration) took 1.2 J of kinetic
+  // energy out of a motion whose error budget is 10⁻³. So, as the
+  // positions' drift does (the header), the rate raises τ: a direction whose
+  // correction could exceed |q̇|∞/c, c = drift_rank_factor, is not corrected
+  // (τ ≥ c·|φ̇|∞/(|q̇|∞·‖A‖_F)); its rate, of the rule's order, stays.
+  // (The same c for both: A02's links are of unit length.)
+  S project_velocity(const Vector<S>& q, Vector<S>& qd) const override {
+    const S speed = max_abs(qd), phi = max_abs(sys_.constraint(q));
+    const S rate = speed > S(0) ? S(max_abs(sys_.constraint_rate(q, qd)) / speed) : S(0);
+    const Options<S> opt = drift_aware(options_, rate > phi ? rate : phi, q, qd);
+    project_velocity_with(q, qd, opt);
+    return opt.rank_tol ? *opt.rank_tol : S(0);
   }
 
   Vector<S> newton_acceleration(const Vector<S>& q, const Vector<S>& qd, const Vector<S>& a_prev, const S& c,
@@ -174,7 +187,7 @@ class BilateralModel : public Model<S> {
   Forces<S> forces_of(SystemT s, const Vector<S>& q, const Vector<S>& qd, const Baumgarte<S>& stab) const {
     if (stab.active())
       s.b -= S(2) * stab.alpha * sys_.constraint_rate(q, qd) + stab.beta * stab.beta * sys_.constraint(q);
-    const Options<S> opt = drift_aware(options_, sys_.constraint(q), s.A);
+    const Options<S> opt = drift_aware(options_, max_abs(sys_.constraint(q)), s.A);
     const Solution<S> sol = solve(s, opt);
     Forces<S> f;
     f.qdd = sol.qdd;
@@ -191,22 +204,27 @@ class BilateralModel : public Model<S> {
   // The options of a solve at a state of drift φ, for a constraint matrix A
   // (dense or sparse): τ raised to drift_rank_factor·|φ|∞/‖A‖_F (the header).
   template <class MatrixT>
-  Options<S> drift_aware(const Options<S>& base_options, const Vector<S>& phi, const MatrixT& A) const {
+  Options<S> drift_aware(const Options<S>& base_options, const S& drift, const MatrixT& A) const {
     Options<S> opt = base_options;
     if (drift_rank_factor > S(0)) {
       const S base = opt.rank_tol ? *opt.rank_tol : default_rank_tolerance<S>(A.rows(), A.cols());
       const S norm = A.norm();
-      const S drift = max_abs(phi);
       if (norm > S(0) && drift_rank_factor * drift / norm > base)
         opt.rank_tol = std::min<S>(drift_rank_factor * drift / norm, S(1) / S(2));
     }
     return opt;
   }
-  Options<S> drift_aware(const Options<S>& base_options, const Vector<S>& phi, const Vector<S>& q,
+  Options<S> drift_aware(const Options<S>& base_options, const S& drift, const Vector<S>& q,
                          const Vector<S>& qd) const {
     if constexpr (bilateral_detail::has<bilateral_detail::sparse_at_call, Sys, S>)
-      if (options_.method == Method::Sparse) return drift_aware(base_options, phi, sys_.sparse_at(q, qd).A);
-    return drift_aware(base_options, phi, sys_.at(q, qd).A);
+      if (options_.method == Method::Sparse) return drift_aware(base_options, drift, sys_.sparse_at(q, qd).A);
+    return drift_aware(base_options, drift, sys_.at(q, qd).A);
+  }
+
+  void project_velocity_with(const Vector<S>& q, Vector<S>& qd, const Options<S>& opt) const {
+    RankDecision<S> decided;
+    const Vector<S> rate = sys_.constraint_rate(q, qd);
+    qd += correction(q, qd, Vector<S>(-rate), opt, decided);
   }
 
   // The smallest correction in the metric of M with A(q)·Δ = rhs: femc's

@@ -106,13 +106,15 @@ class Model {
   // acceleration a of Gauss's principle at (q, q̇) whose constraints are the
   // positions' linearized: A(q)·a = A(q)·a_prev − c·φ(q) (c = 4/h², the
   // trapezoidal rule's), at any rank, τ overridden by rank_tol when set; and
-  // the velocities' projection alone (project's second half). Only models
-  // that project offer it.
+  // the velocities' projection alone (project's second half), which returns
+  // the relative rank tolerance it applied (directions of σ/σ₁ at or below
+  // it left uncorrected; 0 for the solve's default). Only models that
+  // project offer them.
   virtual Vector<S> newton_acceleration(const Vector<S>&, const Vector<S>&, const Vector<S>&, const S&,
                                         const std::optional<S>&, RankDecision<S>&) const {
     throw ModelStop("this model has no index-3 formulation (a contact model)");
   }
-  virtual void project_velocity(const Vector<S>&, Vector<S>&) const {}
+  virtual S project_velocity(const Vector<S>&, Vector<S>&) const { return S(0); }
 
   // ½ q̇ᵀM q̇; a model whose M is large and sparse computes it without the
   // dense mass().

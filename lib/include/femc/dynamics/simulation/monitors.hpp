@@ -86,8 +86,11 @@ class Monitors {
         trip("singular configuration", r.t, kept, S(kSingularLevel), S(kept > S(0) ? S(S(kSingularLevel) / kept) : S(1) / unit_roundoff<S>()),
              "the motion stays at a singular configuration of the constraints (rank " + std::to_string(d.rank) +
                  " of the run's " + std::to_string(max_rank_) + ", or the smallest kept magnitude below 10⁻⁶ of the "
-                 "largest, at " + std::to_string(kStallRecords) + " consecutive records): it may have left its branch; the index-3 formulation "
-                 "(Formulation::Index3, femc simulate --formulation index-3) passes singular configurations");
+                 "largest, at " + std::to_string(kStallRecords) + " consecutive records): it may have left its branch; " +
+                 (opt_.formulation == Formulation::Index3
+                      ? std::string("a shorter step (femc simulate --step) or a higher precision may pass it")
+                      : std::string("the index-3 formulation (Formulation::Index3, femc simulate --formulation index-3) "
+                                    "passes singular configurations")));
       if (f.drift_tol > S(0) && d.rank > 0 && kept <= S(kDriftRankMargin) * f.drift_tol)
         trip("rank at the drift", r.t, kept, S(S(kDriftRankMargin) * f.drift_tol),
              S(kept > S(0) ? S(S(kDriftRankMargin) * f.drift_tol / kept) : S(1) / unit_roundoff<S>()),

@@ -97,6 +97,19 @@ class RadauIIA {
     have_last_ = false;  // a restart (an event, new modes): no polynomial to extrapolate
   }
 
+  // Continues from x at the current time, x a small correction of the
+  // current state (the projected formulation's projection onto the
+  // constraints): the step size, the controller's state and the last
+  // collocation polynomial stay, as the predictor of the next step's stages;
+  // only the derivative at the new state is recomputed. initialize() would
+  // drop the polynomial for the Euler predictor, whose first corrections a
+  // fourfold step cannot take: A05 at double and 10⁻¹⁰ took 65 steps over
+  // 0.1 s, restarted after each projection, against 8 unprojected.
+  void continue_from(const State& x) {
+    x1_ = x;
+    have_f1_ = false;
+  }
+
   const State& current_state() const { return x1_; }
   const S& current_time() const { return t1_; }
   const S& current_time_step() const { return h_; }

@@ -20,6 +20,7 @@
 #include "femc/dynamics/simulation/events.hpp"
 #include "femc/dynamics/simulation/force_evaluator.hpp"
 #include "femc/dynamics/simulation/impacts.hpp"
+#include "femc/dynamics/simulation/radau_iia.hpp"
 #include "femc/dynamics/simulation/recorder.hpp"
 #include "femc/errors.hpp"
 
@@ -131,6 +132,18 @@ void run_fixed_step(Run<S>& run, Stepper& stepper) {
   }
 }
 
+// The stepper goes on from x1, a small correction of its state at t1: a
+// stepper that can (RadauIIA::continue_from) keeps its controller and
+// predictor; Odeint's restart at the current step size.
+template <class Stepper, class State, class S>
+void continue_stepper_from(Stepper& stepper, const State& x1, const S& t1) {
+  stepper.initialize(x1, t1, stepper.current_time_step());
+}
+template <class S>
+void continue_stepper_from(RadauIIA<S>& stepper, const OdeState<S>& x1, const S&) {
+  stepper.continue_from(x1);
+}
+
 template <class S, class Stepper>
 void run_dense_output(Run<S>& run, Stepper& stepper) {
   auto system = run.system();
@@ -193,7 +206,7 @@ void run_dense_output(Run<S>& run, Stepper& stepper) {
       // The projected state starts the next step (its first derivative anew).
       run.project(x1, t1);
       run.forces.begin_step(x1);
-      stepper.initialize(x1, t1, stepper.current_time_step());
+      continue_stepper_from(stepper, x1, t1);
       continue;
     }
     // New contact modes at the accepted state: restart, so that the first
