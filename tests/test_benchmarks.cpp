@@ -488,6 +488,49 @@ TEST(Benchmarks, A04_RunAgreesWithTheFloat128Reference) {
   EXPECT_NEAR(std::stod(ref.rows[25][ref.column("x_P3")]), -1.0, 1e-3) << "P3 at x = -1 after half a period";
 }
 
+// A04 by the index-3 formulation, redundant all along (rank 34 of 35): over
+// the benchmark's 10 s P3 follows the float128 reference with the
+// trapezoidal rule's global error, second order in the step h: measured
+// 1.79·10⁻⁵ m at h = 2·10⁻³, 4.47·10⁻⁶ at 10⁻³ (and 1.12·10⁻⁶ at 5·10⁻⁴),
+// a ratio of 4.0. Held to a ratio in [3, 5] and to 10·h² m at 10⁻³ (slack
+// 2.2), with no warning. Before the Newton steps judged the rank at their
+// iterates' drift (bilateral_model.hpp, newton_acceleration), they kept the
+// redundant row's σ of the drift's size, dropped 85 792 directions, lost
+// 2.5 J of 29 and put P3 0.43 m off, with no warning; a run whose step is
+// too long for the motion (5·10⁻² s) is now flagged by its energy balance
+// (simulation/monitors.hpp, kIndex3EnergyShare).
+TEST(Benchmarks, A04_IndexThreeConvergesAtSecondOrderAndATooLongStepIsFlagged) {
+  auto worst_p3 = [](double step, std::vector<std::string>* warnings) {
+    dynamics::SimulationOptions<double> od = double_options(10, 0.1, 1e-10);
+    od.formulation = dynamics::Formulation::Index3;
+    od.step = step;
+    const auto d = run_file<double>("a04_bricard.json", od);
+    EXPECT_TRUE(d.completed) << d.stop_reason;
+    for (const auto& w : d.warnings) warnings->push_back(w.kind);
+    const Table ref = read_csv(kBench + "reference/a04_bricard_float128.csv");
+    EXPECT_EQ(d.records.size(), ref.rows.size());
+    const models::SpatialModel<double> any;
+    double worst = 0;
+    for (std::size_t r = 0; r < std::min(ref.rows.size(), d.records.size()); ++r) {
+      const auto p3 = models::point_position<double>(any, d.records[r].q, 1, models::Vec3<double>(0, -0.5, 0));
+      for (Index i = 0; i < 3; ++i)
+        worst = std::max(worst, std::abs(p3(i) - std::stod(ref.rows[r][ref.column(std::string(1, "xyz"[i]) + "_P3")])));
+    }
+    return worst;
+  };
+  std::vector<std::string> clean, coarse;
+  const double e2 = worst_p3(2e-3, &clean), e1 = worst_p3(1e-3, &clean);
+  std::cout << "A04 index-3: worst |dP3| " << e2 << " at h = 2e-3, " << e1 << " at h = 1e-3 (ratio " << e2 / e1
+            << ", bound 10 h^2 = 1e-5)\n";
+  EXPECT_TRUE(clean.empty()) << clean.front();
+  EXPECT_GE(e2 / e1, 3.0);
+  EXPECT_LE(e2 / e1, 5.0);
+  EXPECT_LE(e1, 1e-5);
+  worst_p3(5e-2, &coarse);
+  EXPECT_NE(std::find(coarse.begin(), coarse.end(), "energy balance"), coarse.end())
+      << "a step of 0.05 s went unflagged";
+}
+
 // ---------------------------------------------------------------------------
 // A05, the stiff flyball governor. At the benchmark's output step (0.1 s)
 // Dopri5's first trial step overflows double (the spring-dampers' forces

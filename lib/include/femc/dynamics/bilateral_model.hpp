@@ -170,9 +170,11 @@ class BilateralModel : public Model<S> {
 
   Vector<S> newton_acceleration(const Vector<S>& q, const Vector<S>& qd, const Vector<S>& a_prev, const S& c,
                                 const std::optional<S>& rank_tol, RankDecision<S>& decided) const override {
+    // At the iterate's drift (the header): a permanently redundant row
+    // (A04) has σ_min of the drift's size there, not zero.
     const Vector<S> phi = sys_.constraint(q);
-    Options<S> opt = options_;
-    if (rank_tol) opt.rank_tol = *rank_tol;
+    Options<S> opt = drift_aware(options_, max_abs(phi), q, qd);
+    if (rank_tol && (!opt.rank_tol || *rank_tol > *opt.rank_tol)) opt.rank_tol = *rank_tol;
     return solve_at(q, qd, opt, decided, [&](auto& s) { s.b = s.A * a_prev - c * phi; });
   }
 
