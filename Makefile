@@ -50,7 +50,7 @@ asan: deps
 
 bench: deps
 	@cmake --preset release -DFEMC_BUILD_BENCH=ON >/dev/null
-	@cmake --build --preset release -j $(JOBS) --target femc_bench
+	@cmake --build --preset release -j $(JOBS) --target femc_bench femc_cli
 	@scripts/bench.sh build/release
 
 clean:

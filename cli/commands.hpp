@@ -49,5 +49,7 @@ std::function<int()> add_report_command(CLI::App& app);
 std::function<int()> add_verify_command(CLI::App& app);
 // Registers `femc engines` (the engine adapters' campaign, engines/).
 std::function<int()> add_engines_command(CLI::App& app);
+// Registers `femc describe` (the methods and precisions as data).
+std::function<int()> add_describe_command(CLI::App& app);
 
 }  // namespace femc::cli

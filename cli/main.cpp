@@ -14,6 +14,7 @@ int main(int argc, char** argv) {
   auto run_report = femc::cli::add_report_command(app);
   auto run_verify = femc::cli::add_verify_command(app);
   auto run_engines = femc::cli::add_engines_command(app);
+  auto run_describe = femc::cli::add_describe_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -30,5 +31,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("report")) return run_report();
   if (app.got_subcommand("verify")) return run_verify();
   if (app.got_subcommand("engines")) return run_engines();
+  if (app.got_subcommand("describe")) return run_describe();
   return 0;
 }

@@ -32,15 +32,18 @@ PAIRED_NOISE = 1.2
 
 
 def listed_methods():
-    """femc's floating methods, cod (the default, the anchor of every ratio) first, then in the order of the one
-    list, lib/include/femc/methods/list.hpp."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib", "include", "femc", "methods",
-                        "list.hpp")
-    with open(path) as f:
-        names = re.findall(r"^  X\(([a-z_0-9]+), [A-Za-z0-9]+, Floating,", f.read(), re.M)
-    if "cod" not in names:
-        sys.exit(f"bench-report: no method read from {path}")
-    return ["cod"] + [m for m in names if m != "cod"]
+    """femc's floating methods, the default (the anchor of every ratio) first, then in the order of the one
+    list, as `femc describe --json` gives them (the femc of $FEMC, else build/release/cli/femc)."""
+    femc = os.environ.get("FEMC") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
+                                                  "release", "cli", "femc")
+    try:
+        described = json.loads(subprocess.run([femc, "describe", "--json"], capture_output=True, text=True,
+                                              check=True).stdout)
+    except (OSError, subprocess.CalledProcessError, ValueError) as e:
+        sys.exit(f"bench-report: cannot read femc describe --json from {femc}: {e}")
+    names = [m["name"] for m in described["methods"] if m["arithmetic"] == "floating"]
+    anchor = described["default_method"]
+    return [anchor] + [m for m in names if m != anchor]
 
 
 METHODS = listed_methods()

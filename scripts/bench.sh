@@ -15,6 +15,8 @@ case $runs in ''|*[!0-9]*|0) echo "bench.sh: FEMC_BENCH_RUNS must be a positive 
 [ $# -gt 0 ] && runs=1
 mkdir -p reports
 rm -f reports/performance-run*.json
+# bench-report.py reads femc's methods from this build's femc describe --json.
+export FEMC="$build/cli/femc"
 # One thread for OpenBLAS (the executable also calls openblas_set_num_threads(1)).
 # min_time 0.2 s per benchmark: enough repetitions of the fast solves, while
 # a solve slower than that runs once or twice (total about 10 minutes, and

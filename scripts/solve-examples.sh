@@ -4,11 +4,15 @@
 # summary table on stdout. Usage: solve-examples.sh FEMC EXAMPLES_DIR OUT_DIR
 set -euo pipefail
 femc=$1 examples=$2 out=$3
-# femc's methods by arithmetic, from the one list (lib/include/femc/methods/list.hpp).
-list="$(dirname "$0")/../lib/include/femc/methods/list.hpp"
-methods_of() { sed -n "s/^  X(\([a-z_0-9]*\), [A-Za-z0-9]*, $1,.*/\1/p" "$list" | tr '\n' ' '; }
-floating=$(methods_of Floating) exact=$(methods_of Exact)
-[ -n "$floating" ] && [ -n "$exact" ] || { echo "solve-examples: no method read from $list" >&2; exit 2; }
+# femc's methods by arithmetic, as femc describes them (femc describe --json,
+# from the one list lib/include/femc/methods/list.hpp).
+described=$("$femc" describe --json)
+methods_of() {
+  printf '%s' "$described" | /usr/bin/python3 -c \
+    'import json, sys; print(" ".join(m["name"] for m in json.load(sys.stdin)["methods"] if m["arithmetic"] == sys.argv[1]))' "$1"
+}
+floating=$(methods_of floating) exact=$(methods_of exact)
+[ -n "$floating" ] && [ -n "$exact" ] || { echo "solve-examples: no method read from femc describe --json" >&2; exit 2; }
 mkdir -p "$out"
 printf '%-24s %-12s %-10s %s\n' system precision method "qdd[0]"
 for sys in "$examples"/*.json; do

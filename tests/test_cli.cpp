@@ -12,6 +12,7 @@
 
 #include "femc/dynamics/simulation/radau_tableau.hpp"
 #include "femc/io/json_system.hpp"
+#include "femc/options.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/rational.hpp"
 #include "support/cli_run.hpp"
@@ -218,6 +219,32 @@ TEST(Cli, KktOnRankDeficientConstraintsIsAnErrorNotAWrongAnswer) {
   EXPECT_EQ(r.status, 3);
   EXPECT_TRUE(r.out.empty());
   EXPECT_NE(r.err.find("full row rank"), std::string::npos) << r.err;
+}
+
+// `femc describe --json` (issue 43): the scripts' source for the methods and
+// precisions. Every method of the list is there with the capabilities the
+// registry holds (a method dropped or a law mistyped fails), the default is
+// Options' default, and every method runs at every precision of its
+// arithmetic (seven precisions: six floating, exact).
+TEST(Cli, DescribeGivesEveryMethodAndPrecisionAsData) {
+  const CliRun r = femc("describe --json");
+  ASSERT_EQ(r.status, 0) << r.err;
+  const auto d = nlohmann::json::parse(r.out);
+  EXPECT_EQ(d["default_method"], to_string(Options<double>{}.method));
+  ASSERT_EQ(d["precisions"].size(), 7u);
+  std::size_t floating = 0;
+  for (const auto& p : d["precisions"]) floating += p["arithmetic"] == "floating";
+  ASSERT_EQ(d["methods"].size(), methods().size());
+  for (std::size_t i = 0; i < methods().size(); ++i) {
+    const MethodInfo& info = methods()[i];
+    const auto& m = d["methods"][i];
+    EXPECT_EQ(m["name"], info.name);
+    EXPECT_EQ(m["error_growth"], info.capabilities.error_growth) << info.name;
+    EXPECT_EQ(m["residual_mass_power"], info.capabilities.residual_mass_power) << info.name;
+    EXPECT_EQ(m["rank_deficient"], info.capabilities.rank_deficient) << info.name;
+    EXPECT_EQ(m["precisions"].size(), info.capabilities.arithmetic == Arithmetic::Exact ? 1u : floating) << info.name;
+  }
+  EXPECT_EQ(femc("describe").status, 0);
 }
 
 // `femc simulate` (issue: trajectories). Y4 with 003's data: a CSV with one

@@ -337,6 +337,13 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
   record["compiler"] = build_compiler();
   record["build"] = build_type();
   record["precisions"] = study.precisions(config);
+  // Each solver's declared error law (capabilities.hpp), for the plots: they
+  // draw u·κ(B)^p from it rather than from a method's name.
+  json laws = json::object();
+  for (const RegisteredSolver& r : solvers().all())
+    laws[r.name()] = json{{"error_growth", r.capabilities().error_growth},
+                          {"residual_mass_power", r.capabilities().residual_mass_power}};
+  record["error_laws"] = laws;
   record["cells"] = cells.size();
   record["rows"] = table.rows.size();
   record["jobs"] = opt.jobs;

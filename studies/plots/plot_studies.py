@@ -14,6 +14,7 @@ plots come from the same code; matplotlib is therefore imported only when
 plotting.
 """
 import csv
+import json
 import math
 import os
 import sys
@@ -683,6 +684,17 @@ PREC_NUM = ["log10_kappa_target", "seed", "kappa_B", "bits", "u", "err_qdd"]
 PREC_TEXT = ["method", "status"]
 
 
+def error_growths(reports, study):
+    """{solver: p}, the power of κ(B) each solver declares (the study's JSON, error_laws); {} for a JSON
+    written before femc recorded them (every solver then drawn with p = 1)."""
+    try:
+        with open(os.path.join(reports, study, study + ".json"), encoding="utf-8") as f:
+            laws = json.load(f).get("error_laws", {})
+    except (OSError, ValueError):
+        return {}
+    return {name: int(law.get("error_growth", 1)) for name, law in laws.items()}
+
+
 def plot_precision(reports):
     rows = read_table(study_csv(reports, "precision"), PREC_NUM, PREC_TEXT)
     out = os.path.join(reports, "precision")
@@ -735,15 +747,20 @@ def plot_precision(reports):
     fig.tight_layout(rect=(0, 0.07, 1, 0.95))
     save(fig, os.path.join(out, "precision_bits.png"))
 
-    # err vs bits for a few κ, cod (κ(B)·u) beside kkt (κ(B)²·u).
+    # err vs bits for a few κ: the first method of each declared error growth p (κ(B)^p·u), from the study's
+    # JSON (error_laws: each solver's capabilities), side by side.
     shown = ks if len(ks) <= 6 else [ks[round(i * (len(ks) - 1) / 5)] for i in range(6)]
     cmap = plt.get_cmap("viridis")
-    panel_methods = [m for m in ("cod", "kkt") if m in methods] or methods[:1]
+    growth = error_growths(reports, "precision")
+    panel_methods = []
+    for m in methods:
+        if growth.get(m, 1) not in [growth.get(p, 1) for p in panel_methods]:
+            panel_methods.append(m)
     fig, axes = plt.subplots(1, len(panel_methods), figsize=(6.5 * len(panel_methods), 5.4), sharey=True,
                              squeeze=False)
     bits = np.array(sorted(set(r["bits"] for r in rows)))
     for ax, m in zip(axes[0], panel_methods):
-        power = 2 if m == "kkt" else 1
+        power = growth.get(m, 1)
         for i, k in enumerate(shown):
             c = cmap(i / max(len(shown) - 1, 1) * 0.85)
             sel = sorted((r for r in rows if r["method"] == m and r["log10_kappa_target"] == k and r["seed"] == seeds[0]),

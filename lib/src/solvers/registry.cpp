@@ -6,6 +6,7 @@
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/float128.hpp"
 #include "femc/scalar/mpfr.hpp"
+#include "femc/scalar/precisions.hpp"
 #include "femc/scalar/qd.hpp"
 #include "femc/scalar/rational.hpp"
 #include "femc/solve.hpp"
@@ -25,16 +26,10 @@ void add_method_at(RegisteredSolver& r, Method m) {
 RegisteredSolver method_solver(const MethodInfo& info) {
   RegisteredSolver r(info.name, info.description, info.capabilities);
   r.as_method(info.method);
-  if (info.capabilities.arithmetic == Arithmetic::Exact) {
-    add_method_at<rational>(r, info.method);
-  } else {
-    add_method_at<double>(r, info.method);
-    add_method_at<long double>(r, info.method);
-    add_method_at<float128>(r, info.method);
-    add_method_at<double_double>(r, info.method);
-    add_method_at<quad_double>(r, info.method);
-    add_method_at<mpfr_real>(r, info.method);
-  }
+#define FEMC_ADD_METHOD_AT(Type, spelling, kind, what) \
+  if (info.capabilities.arithmetic == Arithmetic::kind) add_method_at<Type>(r, info.method);
+  FEMC_PRECISIONS(FEMC_ADD_METHOD_AT)
+#undef FEMC_ADD_METHOD_AT
   return r;
 }
 
