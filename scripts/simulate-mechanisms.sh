@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Integrates the benchmark mechanisms of models/benchmarks/ from their model
-# files at double and at 128 bits and writes OUT/<run>.csv (one row per
+# Integrates the benchmark mechanisms of models/benchmarks/ (and the engines'
+# change-point four-bar, models/examples/) from their model files at double
+# and at 128 bits and writes OUT/<run>.csv (one row per
 # record), OUT/<run>.json (femc's summary) and OUT/<run>.ms (wall time), or
 # OUT/<run>.error when femc refused the run,
 # then the plots and OUT/README.md (models/benchmarks/plot_mechanisms.py).
@@ -13,8 +14,11 @@
 # benchmark's 20 s with its 400 outputs; N = 1000 sparse over 2 s, every 4th
 # record kept: a row holds 12 006 numbers; N = 40 at 128 bits over 0.5 s),
 # beside the projected and index-1 formulations over 2 s, which stall at the
-# first flat configuration and say so (exit 5, warnings in the JSON). Two
-# runs at a time (2 cores).
+# first flat configuration and say so (exit 5, warnings in the JSON). The
+# other singular mechanisms with the index-3 formulation beside their
+# defaults: A03 and A04 (redundant throughout) against their references, the
+# change-point four-bar through θ = 0 and −π (the projected formulation
+# leaves its branch there and says so). Two runs at a time (2 cores).
 # Usage: simulate-mechanisms.sh FEMC OUT_DIR
 set -euo pipefail
 femc=$1 out=$2
@@ -34,10 +38,14 @@ runs=(
   "a02_n1000.double|a02_n_four_bar_1000.json|double|--method sparse --dt 0.05 --record-every 4 --t-end 2"
   "a03.double|a03_andrews_squeezer.json|double|--tol 1e-12 --dt 0.0005"
   "a03.128|a03_andrews_squeezer.json|128|--stepper bulirsch-stoer --tol 1e-26 --dt 0.0005"
+  "a03.double-index-3|a03_andrews_squeezer.json|double|--formulation index-3 --step 5e-6 --dt 0.0005"
   "a04.double|a04_bricard.json|double|--tol 1e-12 --dt 0.1"
+  "a04.double-index-3|a04_bricard.json|double|--formulation index-3 --dt 0.1"
   "a04.float128|a04_bricard.json|float128|--stepper bulirsch-stoer --tol 1e-20 --dt 0.1 --t-end 1"
   "a05.double|a05_flyball_governor.json|double|--tol 1e-10 --dt 0.1"
-  "a05.float128|a05_flyball_governor.json|float128|--formulation index-1 --stepper radau-iia --tol 1e-20 --dt 0.1 --t-end 0.5"
+  "a05.float128|a05_flyball_governor.json|float128|--stepper radau-iia --tol 1e-20 --dt 0.1 --t-end 0.5"
+  "change_point.double|../examples/change_point_four_bar.json|double|--dt 0.05"
+  "change_point.double-projected|../examples/change_point_four_bar.json|double|--formulation projected --tol 1e-10 --dt 0.05"
 )
 # One run: OUT/<name>.{csv,json,ms} and a line of the table in OUT/<name>.line.
 run_one() {

@@ -30,6 +30,7 @@ BENCHMARKS = [
     ("a03", "A03 Andrews' squeezer", "beta"),
     ("a04", "A04 Bricard's mechanism", "P3"),
     ("a05", "A05 flyball governor", "s"),
+    ("change_point", "Change-point four-bar (engines/common/planar_loop.hpp)", "theta"),
 ]
 # A02's published timings: (code, span, CPU time, machine, source).
 A02_PUBLISHED = [
@@ -74,6 +75,8 @@ def reference(bench, row):
         return (float(row["z_slider"]),)
     if bench == "a01":
         return float(row["x_P1"]), float(row["y_P1"])
+    if bench == "change_point":
+        return (float(row["θ_crank"]),)
     if bench.startswith("a02"):
         th = float(row["θ_crank0"])
         return float(row["x_crank0"]) + 0.5 * math.cos(th), float(row["y_crank0"]) + 0.5 * math.sin(th)
@@ -96,6 +99,22 @@ def a02_errors(bench, rows):
             pos = max(pos, float(abs(f[0] - e[0])), float(abs(f[1] - e[1])))
             vel = max(vel, float(abs(f[2] - e[2])), float(abs(f[3] - e[3])))
     return pos, vel
+
+
+def a04_error(rows):
+    """The largest |P3 - P3_ref| (over x, y, z and the records the float128 reference has) against
+    reference/a04_bricard_float128.csv, or None when no record time matches."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "reference", "a04_bricard_float128.csv")
+    with open(path, encoding="utf-8") as f:
+        ref = {round(float(r["t"]), 9): r for r in csv.DictReader(f)}
+    worst = None
+    for r in rows:
+        e = ref.get(round(float(r["t"]), 9))
+        if e is not None:
+            p = reference("a04", r)
+            d = max(abs(p[k] - float(e["xyz"[k] + "_P3"])) for k in range(3))
+            worst = d if worst is None else max(worst, d)
+    return worst
 
 
 def crank_spread(rows):
@@ -158,13 +177,25 @@ def main(out):
                 spread = crank_spread(rows)
                 branch = "stays on the parallelogram branch" if spread < 1e-6 else "leaves the parallelogram branch"
                 notes.append(f"- {run}: max over the run of max_i |θᵢ − θ₀| = {spread:.1e}: it {branch}.")
+            if bench == "a04" and s["precision"] == "double":
+                worst = a04_error(rows)
+                if worst is not None:
+                    notes.append(f"- {run} ({s['formulation']}): max |P3 − P3_ref| = {worst:.1e} m against the "
+                                 f"committed float128 reference.")
+            if bench == "change_point":
+                spread = max(abs(float(r["θ_crank"]) - float(r["θ_rocker"])) for r in rows)
+                low = min(float(r["θ_crank"]) for r in rows)
+                warned = ", ".join(sorted({w["kind"] for w in s.get("warnings", [])})) or "no warning"
+                branch = "stays on the open (parallelogram) branch" if spread < 1e-6 else "leaves the open branch"
+                notes.append(f"- {run} ({s['formulation']}): crank down to θ = {low:.3f} rad, max |θ_crank − "
+                             f"θ_rocker| = {spread:.1e}: it {branch} ({warned}).")
             if bench == "a05":
                 half = min(range(len(t)), key=lambda i: abs(t[i] - 0.5))
                 notes.append(f"- {run}: s({t[half]:g}) = {ref[half][0]:.6f} m; the benchmark's reference curve, as "
                              f"its reproductions plot it, has {A05_S05} m there (read off a figure, ±0.003).")
             if bench == "a03" and abs(t[-1] - 0.03) < 1e-9:
                 beta = ref[-1][0]
-                notes.append(f"- {run}: β(0.03) = {beta:.15g}; the IVP test set publishes {IVP_Y003['beta']!r} "
+                notes.append(f"- {run} ({s['formulation']}): β(0.03) = {beta:.15g}; the IVP test set publishes {IVP_Y003['beta']!r} "
                              f"(difference {abs(beta - IVP_Y003['beta']) / IVP_Y003['beta']:.1e} relative).")
         ax[0].set_ylabel("reference quantity")
         ax[1].set_ylabel("|energy balance|")
