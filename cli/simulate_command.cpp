@@ -21,6 +21,7 @@
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/float128.hpp"
 #include "femc/scalar/mpfr.hpp"
+#include "femc/scalar/visit_precision.hpp"
 #include "femc/io/output_file.hpp"
 #include "simulate_run.hpp"
 
@@ -29,15 +30,17 @@ namespace {
 
 SimulateOutput run(const SimulateArgs& a) {
   const std::string& p = a.precision;
-  if (p == "double") return simulate_builtin<double>(a, p);
-  if (p == "long-double") return simulate_builtin<long double>(a, p);
-  if (p == "float128") return simulate_builtin<float128>(a, p);
-  if (const auto bits = mpfr_bits(p)) {
-    MpfrPrecision guard(*bits);
-    return simulate_builtin<mpfr_real>(a, "mpfr" + p);
-  }
-  throw InputError("precision", "unknown precision '" + p.substr(0, 40) +
-                                    "' for simulate (double, long-double, float128, or MPFR bits)");
+  return visit_precision(p, [&](auto tag) -> SimulateOutput {
+    using S = typename decltype(tag)::type;
+    // The QD types offer no sin and cos through femc's scalar traits; no
+    // trajectory is exact.
+    if constexpr (std::is_same_v<S, double_double> || std::is_same_v<S, quad_double> || std::is_same_v<S, rational>)
+      throw InputError("precision", "'" + p + "' for simulate: it runs at double, long-double, float128, or MPFR bits");
+    else if constexpr (std::is_same_v<S, mpfr_real>)
+      return simulate_builtin<mpfr_real>(a, "mpfr" + std::to_string(*mpfr_bits_of(p)));
+    else
+      return simulate_builtin<S>(a, p);
+  });
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "femc/io/input_file.hpp"
 #include "femc/io/output_file.hpp"
 #include "femc/errors.hpp"
+#include "femc/scalar/visit_precision.hpp"
 #include "femc/dynamics/mechanism.hpp"
 #include "femc/io/json_model.hpp"
 #include "femc/io/json_system.hpp"
@@ -160,25 +161,19 @@ std::string run(const SolveArgs& a) {
     }
   }
   const ModelStateText* st = state ? &*state : nullptr;
-  if (p == "exact") {
-    if (!exact_method)
-      throw InputError("method", "'" + to_string(method) + "' needs square roots; --precision exact runs only 'exact'");
-    if (model)
-      throw InputError("precision", "a model's matrices involve sines and cosines: no exact evaluation; use a "
-                                    "floating-point precision (e.g. 256)");
-    return solve_at<rational>(to_system<rational>(*t), method, a.rank_tol, data);
-  }
-  if (p == "double") return solve_input<double>(t, mt, st, method, a.rank_tol, data);
-  if (p == "long-double") return solve_input<long double>(t, mt, st, method, a.rank_tol, data);
-  if (p == "float128") return solve_input<float128>(t, mt, st, method, a.rank_tol, data);
-  if (p == "dd") return solve_input<double_double>(t, mt, st, method, a.rank_tol, data);
-  if (p == "qd") return solve_input<quad_double>(t, mt, st, method, a.rank_tol, data);
-  if (const auto bits = mpfr_bits(p)) {
-    MpfrPrecision guard(*bits);
-    return solve_input<mpfr_real>(t, mt, st, method, a.rank_tol, data);
-  }
-  throw InputError("precision", "unknown precision '" + p.substr(0, 40) +
-                                    "' (double, long-double, float128, dd, qd, exact, or MPFR bits 24..65536)");
+  return visit_precision(p, [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<S, rational>) {
+      if (!exact_method)
+        throw InputError("method", "'" + to_string(method) + "' needs square roots; --precision exact runs only 'exact'");
+      if (model)
+        throw InputError("precision", "a model's matrices involve sines and cosines: no exact evaluation; use a "
+                                      "floating-point precision (e.g. 256)");
+      return solve_at<rational>(to_system<rational>(*t), method, a.rank_tol, data);
+    } else {
+      return solve_input<S>(t, mt, st, method, a.rank_tol, data);
+    }
+  });
 }
 
 }  // namespace

@@ -114,7 +114,7 @@ TEST(Cli, BadInputExitsTwoWithOneLineAndNoOutput) {
   fs::remove_all(dir);
 }
 
-// The README's example of the two precisions: Simbody 3.7's Bricard mechanism
+// The example of the two precisions (docs/rank.md): Simbody 3.7's Bricard mechanism
 // (6 constraint rows of true rank 5, extracted in double). At 256 bits and
 // exactly, given the data's precision (option or input key), rank 5 and
 // Simbody's u̇; without it, M is refused at 256 bits (asymmetric by double's
@@ -381,9 +381,15 @@ TEST(CliStudy, BadOptionsExitTwoWithOneLineAndNoOutput) {
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
     EXPECT_TRUE(fs::is_empty(out)) << args;
   }
-  CliRun r = femc("study rank --out " + (out / "missing").string());
+  // --out is created when missing (as femc verify's -o); one under a file
+  // cannot be.
+  std::ofstream(out / "a-file") << "x";
+  CliRun r = femc("study painleve --out " + (out / "a-file" / "reports").string());
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_NE(r.err.find("out"), std::string::npos) << r.err;
+  r = femc("study painleve --out " + (out / "new" / "reports").string());
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(fs::exists(out / "new" / "reports" / "painleve" / "painleve.csv"));
   fs::remove_all(out);
 }
 

@@ -195,9 +195,12 @@ TEST_F(StudyRunner, RejectsBadShardAndJobs) {
   o.shard_index = 3, o.shard_count = 2;
   EXPECT_THROW(run_study(a, StudyConfig{}, o), InputError);
   EXPECT_THROW(run_study(a, StudyConfig{}, options(0)), InputError);
-  RunOptions missing = options();
-  missing.out_dir = (dir / "no-such-dir").string();
-  EXPECT_THROW(run_study(a, StudyConfig{}, missing), InputError);
+  // A missing out_dir is created (as femc verify's -o is); one under a
+  // file cannot be.
+  std::ofstream(dir / "a-file") << "x";
+  RunOptions under_a_file = options();
+  under_a_file.out_dir = (dir / "a-file" / "out").string();
+  EXPECT_THROW(run_study(a, StudyConfig{}, under_a_file), InputError);
 }
 
 TEST(RegressionGate, VerdictsFollowFactorAndFloor) {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "femc/errors.hpp"
@@ -17,6 +18,7 @@
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/qd.hpp"
 #include "femc/scalar/rational.hpp"
+#include "femc/scalar/visit_precision.hpp"
 
 namespace femc::studies {
 
@@ -35,19 +37,17 @@ inline const std::vector<std::string>& working_precisions() {
 // Calls f(Tag<S>{}) with S the scalar type named by precision ("double",
 // "long-double", "float128", "dd", "qd", "mpfr-<bits>"); for MPFR the
 // thread's default precision is set for the duration of the call.
+// (visit_precision, scalar/visit_precision.hpp; exact is not a working
+// precision of the studies.)
 template <class F>
 void with_precision(const std::string& precision, F&& f) {
-  if (precision == "double") return f(Tag<double>{});
-  if (precision == "long-double") return f(Tag<long double>{});
-  if (precision == "float128") return f(Tag<float128>{});
-  if (precision == "dd") return f(Tag<double_double>{});
-  if (precision == "qd") return f(Tag<quad_double>{});
-  if (precision.rfind("mpfr-", 0) == 0) {
-    const long bits = std::stol(precision.substr(5));
-    MpfrPrecision guard(bits);
-    return f(Tag<mpfr_real>{});
-  }
-  throw InputError("precision", "unknown precision '" + precision + "'");
+  visit_precision(precision, [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<S, rational>)
+      throw InputError("precision", "'exact' is not a working precision of the studies");
+    else
+      f(Tag<S>{});
+  });
 }
 
 // The unit roundoff of a named precision, as a double (for bounds).

@@ -242,7 +242,7 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
                                     " is not K/N with 1 ≤ K ≤ N");
     if (opt.jobs == 0 || opt.jobs > 256) throw InputError("jobs", "must be in 1..256, got " + std::to_string(opt.jobs));
     std::error_code ec;
-    if (!fs::is_directory(opt.out_dir, ec)) throw InputError("out", "directory '" + opt.out_dir + "' does not exist");
+    // --out is created when missing, as femc verify's -o is.
     fs::create_directories(dir, ec);
     if (ec) throw InputError("out", "cannot create '" + dir.string() + "': " + ec.message());
     const FolderLock lock(dir);

@@ -1,7 +1,7 @@
 #pragma once
 // A small solver that is not femc's, for the tests that show a registered
 // solver reaching the properties and the studies without editing them
-// (README, "Adding a solver"). The Schur-complement motion of rigid-body
+// (docs/solving.md, "Adding a solver"). The Schur-complement motion of rigid-body
 // codes, q̈ and Qᶜ only:
 //   (A M⁻¹Aᵀ) λ = b − A M⁻¹(Q + C),   q̈ = M⁻¹(Q + C + Aᵀλ),   Qᶜ = C + Aᵀλ
 // (004 (23); with C, 002 (33) at full row rank, where Qᴺ + Qᵂ = C + Aᵀλ).
