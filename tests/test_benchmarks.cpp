@@ -427,6 +427,42 @@ TEST(Benchmarks, A02_AThousandLoopsPassTheirFirstFlatConfiguration) {
   EXPECT_LE(spread, 1e-9);
 }
 
+// The engines' change-point four-bar (engines/common/planar_loop.hpp: ground
+// and coupler 1 m, crank and rocker 0.5 m), released at rest at 45° on its
+// open branch: over 4 s it swings through θ = 0 and −π, where all links are
+// collinear and A loses rank 1, and back. With its file's default (index-3,
+// step 5·10⁻⁴ s) the rocker keeps the crank's angle (the open branch: equal
+// within 10⁻⁹) and the run carries no warning; with the projected
+// formulation it leaves the branch at the first change point (measured: the
+// angles 2π apart), and the run says so.
+TEST(Benchmarks, ChangePointFourBarPassesItsChangePointsByIndexThree) {
+  const std::string file = std::string(FEMC_MODELS) + "/examples/change_point_four_bar.json";
+  auto run = [&](std::optional<dynamics::Formulation> formulation) {
+    auto b = dynamics::make_mechanism_model<double>(read_model_text(test::slurp(file)));
+    dynamics::SimulationOptions<double> od = b.defaults;
+    od.dt = 0.05;
+    if (formulation) od.formulation = *formulation;
+    return dynamics::simulate(*b.model, b.q0, b.qd0, od);
+  };
+  const auto index3 = run(std::nullopt);
+  ASSERT_TRUE(index3.completed) << index3.stop_reason;
+  for (const auto& w : index3.warnings) ADD_FAILURE() << w.kind << " at t = " << w.t_first << ": " << w.what;
+  double spread = 0, lowest = 0;
+  for (const auto& r : index3.records) {  // q: crank, coupler, rocker, (x, y, θ) each
+    spread = std::max(spread, std::abs(r.q(8) - r.q(2)));
+    lowest = std::min(lowest, r.q(2));
+  }
+  std::cout << "change-point four-bar, index-3: crank down to " << lowest << " rad, |θ_rocker − θ_crank| within "
+            << spread << "\n";
+  EXPECT_LT(lowest, -3.2) << "the crank did not pass θ = −π: the test cannot fail";
+  EXPECT_LE(spread, 1e-9);
+  const auto projected = run(dynamics::Formulation::Projected);
+  double apart = 0;
+  for (const auto& r : projected.records) apart = std::max(apart, std::abs(r.q(8) - r.q(2)));
+  EXPECT_GT(apart, 0.1) << "the projected run stayed on the branch: the flag below is not tested";
+  EXPECT_FALSE(projected.warnings.empty()) << "the projected run left the branch without a warning";
+}
+
 // ---------------------------------------------------------------------------
 // A04, Bricard's mechanism: 5 bodies, 35 coordinates, 35 constraint rows
 // (5 unit norms, 6 revolute joints of 5 rows). Grübler counts 0 degrees of

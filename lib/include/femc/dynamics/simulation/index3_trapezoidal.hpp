@@ -12,9 +12,12 @@
 // puts the positions on the constraints, φ(q_{n+1}) = 0. Newton on φ: each
 // iterate is the acceleration of Gauss's principle whose constraints are
 // φ linearized about the iterate, A·a = A·a_k − (4/h²)·φ (Model::
-// newton_acceleration, femc's solve at any rank). Then the velocities are
-// projected onto φ̇ = 0 in the metric of M and the acceleration is the
-// Gauss solution at the new state (the index-1 one, consistent data).
+// newton_acceleration, femc's solve at any rank, τ raised to the iterate's
+// drift). Then the velocities are projected onto φ̇ = 0 in the metric of M,
+// leaving the directions the rule's own O(h²) rate makes untrustworthy
+// (BilateralModel::project_velocity), and the next step's a_n is the
+// Gauss solution at the new state (the index-1 one, consistent data), or,
+// at a singular configuration, the step's own a (one_step_impl says why).
 //
 // Why it passes singular configurations. The position update is the
 // dynamics' (it minimizes the Gaussian from the trapezoidal prediction,
