@@ -23,11 +23,6 @@ inline constexpr int kExitWarning = 5;
 // reading of an integer option: its range is the caller's to check.
 std::optional<long> decimal_integer(const std::string& text, std::size_t max_digits);
 
-// The MPFR bit count of a --precision value made of digits only; nullopt
-// for any other text. Throws InputError("precision", …) outside the bounds
-// of MpfrPrecision.
-std::optional<long> mpfr_bits(const std::string& precision);
-
 // Runs a subcommand's body and maps femc's errors to the exit statuses
 // above, with one line "femc: <field>: <what>" on stderr.
 int with_exit_status(const std::function<int()>& body);

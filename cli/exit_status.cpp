@@ -1,12 +1,11 @@
-// What every subcommand shares: reading an integer option and an MPFR
-// --precision, and the one place where femc's exceptions become exit
+// What every subcommand shares: reading an integer option (MPFR bits:
+// scalar/visit_precision.hpp), and the one place where femc's exceptions become exit
 // statuses (commands.hpp).
 #include <algorithm>
 #include <iostream>
 
 #include "commands.hpp"
 #include "femc/errors.hpp"
-#include "femc/scalar/mpfr.hpp"
 
 namespace femc::cli {
 
@@ -15,16 +14,6 @@ std::optional<long> decimal_integer(const std::string& text, std::size_t max_dig
       text.find_first_not_of("0123456789") != std::string::npos)
     return std::nullopt;
   return std::stol(text);
-}
-
-std::optional<long> mpfr_bits(const std::string& p) {
-  const std::optional<long> read = decimal_integer(p, 18);
-  if (!read) return std::nullopt;
-  const long bits = *read;
-  if (bits < kMinMpfrBits || bits > kMaxMpfrBits)
-    throw InputError("precision", p + " bits is outside [" + std::to_string(kMinMpfrBits) + ", " +
-                                      std::to_string(kMaxMpfrBits) + "]");
-  return bits;
 }
 
 int with_exit_status(const std::function<int()>& body) {

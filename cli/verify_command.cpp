@@ -34,6 +34,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "femc/scalar/visit_precision.hpp"
 #include "femc/io/output_file.hpp"
 #include "femc/errors.hpp"
 #include "femc/scalar/builtin.hpp"
@@ -344,7 +345,8 @@ int run(const VerifyArgs& a) {
     if (!known) throw InputError("studies", "'" + s.substr(0, 40) + "' is not a study that compares solvers (" + choices + ")");
   }
   const std::string& p = a.precision;
-  std::optional<long> bits = mpfr_bits(p);
+  // The protocol names an MPFR precision by its bits alone ("256"; PROTOCOL.md).
+  const std::optional<long> bits = p.rfind("mpfr-", 0) == 0 ? std::nullopt : mpfr_bits_of(p);
   if (p != "double" && p != "float128" && p != "exact" && !bits)
     throw InputError("precision", "'" + p.substr(0, 40) + "' (the claims run at double, float128, exact, or MPFR bits)");
   if (studies::distributed::rank() == 0) {  // in an MPI job, rank 0 alone writes
