@@ -29,6 +29,7 @@
 #include "femc/decomposition/sparse_cholesky.hpp"
 #include "femc/decomposition/sparse_complete_orthogonal.hpp"
 #include "femc/decomposition/sparse_qr.hpp"
+#include "femc/dynamics/bilateral_model.hpp"
 #include "femc/dynamics/mechanism.hpp"
 #include "femc/io/json_model.hpp"
 #include "femc/models/families.hpp"

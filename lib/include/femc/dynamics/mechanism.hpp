@@ -4,12 +4,16 @@
 // BilateralModel of bilateral_model.hpp, its state from the file put on the
 // constraints at the working precision (models::assemble), the rank decided
 // drift-aware as for the built-in redundant linkage.
+//
+// make_mechanism_model, model_system and model_sparse_system have their
+// bodies in mechanism.hxx, instantiated by the library for the model
+// scalars (double, long double, float128, MPFR: lib/src/instantiate/
+// models.cpp.in); the rest is here, for any scalar.
 #include <memory>
 #include <optional>
 #include <type_traits>
 #include <variant>
 
-#include "femc/dynamics/bilateral_model.hpp"
 #include "femc/dynamics/builtin_models.hpp"
 #include "femc/io/model_file.hpp"
 #include "femc/models/planar.hpp"
@@ -88,34 +92,10 @@ template <class S>
 models::SpatialModel<S> to_model(const SpatialModelText& text) { return to_spatial_model<S>(text); }
 
 // The model of a file, assembled, as a BuiltinModel for simulate(); each
-// state solved with `method` (default: Options' cod).
+// state solved with `method` (default: Options' cod). Its defaults (t_end,
+// formulation, step) are the file's.
 template <class S>
-BuiltinModel<S> make_mechanism_model(const ModelText& file, std::optional<Method> method = std::nullopt) {
-  return std::visit(
-      [&](const auto& text) {
-        BuiltinModel<S> b;
-        auto model = to_model<S>(text);
-        Options<S> solve_options;
-        if (method) solve_options.method = *method;
-        assembled_initial_state(model, text, b.q0, b.qd0, solve_options.method);
-        using Sys = Mechanism<S, decltype(model)>;
-        std::vector<std::string> names = models::coordinate_names(model);
-        auto m = std::make_unique<BilateralModel<S, Sys>>(text.name, Sys{std::move(model)}, std::move(names),
-                                                          solve_options);
-        m->drift_rank_factor = S(1000);
-        b.model = std::move(m);
-        if (!text.t_end.empty()) b.defaults.t_end = detail::parse_entry<S>(text.t_end, "t_end");
-        if (text.formulation == "index-3") b.defaults.formulation = Formulation::Index3;
-        if (text.formulation == "index-1") b.defaults.formulation = Formulation::Index1;
-        if (!text.step.empty()) {
-          b.defaults.step = detail::parse_entry<S>(text.step, "step");
-          if (!(b.defaults.step > S(0))) throw InputError("step", "must be positive, got " + text.step.substr(0, 40));
-        }
-        b.description = text.description;
-        return b;
-      },
-      file);
-}
+BuiltinModel<S> make_mechanism_model(const ModelText& file, std::optional<Method> method = std::nullopt);
 
 // at(model, q, qd) for a model file's model at a given state (as given), or
 // at the file's initial state put on the constraints.
@@ -134,21 +114,12 @@ auto at_model_state(const ModelText& file, const ModelStateText* state, At&& at,
 
 // The FEMC problem of a model file at a state (at_model_state).
 template <class S>
-System<S> model_system(const ModelText& file, const ModelStateText* state) {
-  return at_model_state<S>(file, state, [](const auto& model, const Vector<S>& q, const Vector<S>& qd) {
-    return models::system_at(model, q, qd);
-  });
-}
+System<S> model_system(const ModelText& file, const ModelStateText* state);
 
 // The same, stored sparse: a planar model's sparse system (no dense matrix,
 // the initial state assembled by sparse solves too); a spatial model's dense
 // system stored sparse.
 template <class S>
-SparseSystem<S> model_sparse_system(const ModelText& file, const ModelStateText* state) {
-  return at_model_state<S>(
-      file, state,
-      [](const auto& model, const Vector<S>& q, const Vector<S>& qd) { return sparse_system_of(model, q, qd); },
-      Method::Sparse);
-}
+SparseSystem<S> model_sparse_system(const ModelText& file, const ModelStateText* state);
 
 }  // namespace femc::dynamics

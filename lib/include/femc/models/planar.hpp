@@ -116,7 +116,18 @@ struct PlanarModel {
 };
 
 // The number of constraint rows of a joint and of the model.
-Index rows(PlanarJointType type);
+inline Index rows(PlanarJointType type) {
+  switch (type) {
+    case PlanarJointType::Revolute:
+    case PlanarJointType::Prismatic:
+      return 2;
+    case PlanarJointType::Weld:
+      return 3;
+    case PlanarJointType::Distance:
+      return 1;
+  }
+  return 0;
+}
 template <class S>
 Index constraint_rows(const PlanarModel<S>& model);
 
@@ -196,5 +207,4 @@ Vec2<S> point_velocity(const Vector<S>& q, const Vector<S>& qd, int body, const 
 
 }  // namespace femc::models
 
-#include "femc/models/planar.hxx"
 #include "femc/models/assemble.hpp"

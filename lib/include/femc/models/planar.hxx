@@ -1,9 +1,12 @@
 #pragma once
-// The bodies of planar.hpp's functions.
+// The bodies of planar.hpp's functions. The library instantiates them for
+// the model scalars (lib/src/instantiate/models.cpp.in); include this file
+// to build a planar model at another scalar type.
 #include <cmath>
 #include <utility>
 
 #include "femc/errors.hpp"
+#include "femc/models/planar.hpp"
 #include "femc/scalar/traits.hpp"
 
 namespace femc::models {
@@ -133,19 +136,6 @@ void evaluate_constraints(const PlanarModel<S>& model, const Vector<S>& q, const
 }
 
 }  // namespace planar_detail
-
-inline Index rows(PlanarJointType type) {
-  switch (type) {
-    case PlanarJointType::Revolute:
-    case PlanarJointType::Prismatic:
-      return 2;
-    case PlanarJointType::Weld:
-      return 3;
-    case PlanarJointType::Distance:
-      return 1;
-  }
-  return 0;
-}
 
 template <class S>
 Index constraint_rows(const PlanarModel<S>& model) {

@@ -111,7 +111,23 @@ struct SpatialModel {
   Index n() const { return 7 * Index(bodies.size()); }
 };
 
-Index rows(SpatialJointType type);
+inline Index rows(SpatialJointType type) {
+  switch (type) {
+    case SpatialJointType::Spherical:
+      return 3;
+    case SpatialJointType::Revolute:
+    case SpatialJointType::Prismatic:
+      return 5;
+    case SpatialJointType::Universal:
+    case SpatialJointType::Cylindrical:
+      return 4;
+    case SpatialJointType::Weld:
+      return 6;
+    case SpatialJointType::Distance:
+      return 1;
+  }
+  return 0;
+}
 // One unit-norm row per body, then every joint's rows.
 template <class S>
 Index constraint_rows(const SpatialModel<S>& model);
@@ -180,5 +196,4 @@ Quaternion<S> quaternion_rate(const Quaternion<S>& p, const Vec3<S>& omega);
 
 }  // namespace femc::models
 
-#include "femc/models/spatial.hxx"
 #include "femc/models/assemble.hpp"

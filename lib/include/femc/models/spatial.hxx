@@ -1,11 +1,14 @@
 #pragma once
-// The bodies of spatial.hpp's functions.
+// The bodies of spatial.hpp's functions. The library instantiates them for
+// the model scalars (lib/src/instantiate/models.cpp.in); include this file
+// to build a spatial model at another scalar type.
 #include <array>
 #include <cmath>
 
 #include <Eigen/Cholesky>
 
 #include "femc/errors.hpp"
+#include "femc/models/spatial.hpp"
 #include "femc/scalar/traits.hpp"
 
 namespace femc::models {
@@ -239,24 +242,6 @@ void add_generalized(Vector<S>& Q, const Tracked<S>& x, const Vec3<S>& F) {
 }
 
 }  // namespace spatial_detail
-
-inline Index rows(SpatialJointType type) {
-  switch (type) {
-    case SpatialJointType::Spherical:
-      return 3;
-    case SpatialJointType::Revolute:
-    case SpatialJointType::Prismatic:
-      return 5;
-    case SpatialJointType::Universal:
-    case SpatialJointType::Cylindrical:
-      return 4;
-    case SpatialJointType::Weld:
-      return 6;
-    case SpatialJointType::Distance:
-      return 1;
-  }
-  return 0;
-}
 
 template <class S>
 Index constraint_rows(const SpatialModel<S>& model) {
