@@ -1,11 +1,9 @@
 #pragma once
 // Exact data at any working precision: exact → S through the same text path
 // as user input, the condition numbers the claims' error bounds are stated
-// in, and the exact rank.
-#include <Eigen/Cholesky>
-#include <Eigen/Eigenvalues>
-#include <Eigen/LU>
-#include <Eigen/SVD>
+// in, and the exact rank. The functions of fixed types are compiled once,
+// in femc_reference (src/exact_data.cpp): they instantiate Eigen's SVD,
+// eigensolver and LU, which every unit including this header paid again.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -132,35 +130,14 @@ struct Conditioning {
   double K() const { return kappa_M * kappa_P * kappa_P * kappa_A; }
 };
 
-inline double kappa_of_rank(const Eigen::MatrixXd& X, Index r) {
-  if (r == 0 || X.size() == 0) return 1;
-  Eigen::JacobiSVD<Eigen::MatrixXd> svd(X);
-  return svd.singularValues()(0) / svd.singularValues()(r - 1);
-}
+// κ of X at rank r: σ₁/σ_r (1 for r = 0).
+double kappa_of_rank(const Eigen::MatrixXd& X, Index r);
 
-inline Conditioning conditioning(const System<rational>& s, Index rank) {
-  Eigen::MatrixXd M = s.M.unaryExpr([](const rational& x) { return to_double(x); });
-  Eigen::MatrixXd A = s.A.unaryExpr([](const rational& x) { return to_double(x); });
-  Eigen::MatrixXd W = s.W.unaryExpr([](const rational& x) { return to_double(x); });
-  Conditioning c;
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(M);
-  c.kappa_M = eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();
-  Eigen::LLT<Eigen::MatrixXd> L(M);
-  Eigen::MatrixXd P = L.matrixL().solve(A.transpose()).transpose();
-  if (W.size() > 0) P = Eigen::LLT<Eigen::MatrixXd>(W).matrixU() * P;
-  c.kappa_P = kappa_of_rank(P, rank);
-  c.kappa_A = kappa_of_rank(A, rank);
-  return c;
-}
+// The condition numbers of a rational system at rank `rank`, in double.
+Conditioning conditioning(const System<rational>& s, Index rank);
 
 // The exact rank of a rational matrix (full-pivoting LU, zero threshold).
-inline Index exact_rank(const Matrix<rational>& X) {
-  if (X.size() == 0) return 0;
-  Eigen::FullPivLU<Matrix<rational>> lu;
-  lu.setThreshold(rational(0));  // every nonzero pivot counts: the exact rank
-  lu.compute(X);
-  return lu.rank();
-}
+Index exact_rank(const Matrix<rational>& X);
 
 // |x|∞ of a rational vector, as a double.
 inline double inf_norm(const Vector<rational>& x) {
@@ -177,11 +154,6 @@ inline double inf_norm(const Vector<rational>& x) {
 // for consistent constraints at rank r. This returns the bound per u_d. An
 // engine's data are rounded to double: its answer, if its solve is backward
 // stable, is within this bound of the Gauss solution of the data.
-inline double rounded_data_bound_per_u(const System<rational>& sys, Index r, double qdd_inf) {
-  const Conditioning k = conditioning(sys, r);
-  const double nm = double(sys.n() + sys.m());
-  const double data = 1 + inf_norm(sys.Q) + inf_norm(sys.C) + inf_norm(sys.b);
-  return 16 * nm * nm * k.kappa_M * k.kappa_P * (data + qdd_inf);
-}
+double rounded_data_bound_per_u(const System<rational>& sys, Index r, double qdd_inf);
 
 }  // namespace femc::prop
