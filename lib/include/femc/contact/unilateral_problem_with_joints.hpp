@@ -28,23 +28,6 @@ namespace femc::contact {
 // the applied force, its C zero); `c` the contacts' data at the same state.
 template <class S>
 UnilateralProblem<S> make_unilateral_problem(const System<S>& joints, const ContactData<S>& c,
-                                             const Options<S>& opt = {}) {
-  const Index k = c.WN.rows();
-  Solution<S> sol;
-  Workspace<S> ws;
-  UnilateralProblem<S> p;
-  solve(joints, opt, sol, ws);
-  p.B = c.WN * sol.qdd + c.WbarN;
-  p.A.resize(k, k);
-  System<S> unit = joints;
-  unit.b.setZero();
-  for (Index i = 0; i < k; ++i) {
-    // Column i of W_Nᵀ + W_tᵀ S U: contact i's force per unit λ_i.
-    unit.Q = c.WN.row(i).transpose() + (c.s(i) * c.mu(i)) * c.Wt.row(i).transpose();
-    solve(unit, opt, sol, ws);
-    p.A.col(i) = c.WN * sol.qdd;
-  }
-  return p;
-}
+                                             const Options<S>& opt = {});
 
 }  // namespace femc::contact
