@@ -37,7 +37,7 @@ SimulateOutput run(const SimulateArgs& a) {
     if constexpr (std::is_same_v<S, double_double> || std::is_same_v<S, quad_double> || std::is_same_v<S, rational>)
       throw InputError("precision", "'" + p + "' for simulate: it runs at double, long-double, float128, or MPFR bits");
     else if constexpr (std::is_same_v<S, mpfr_real>)
-      return simulate_builtin<mpfr_real>(a, "mpfr" + std::to_string(*mpfr_bits_of(p)));
+      return simulate_builtin<mpfr_real>(a, "mpfr-" + std::to_string(*mpfr_bits_of(p)));  // as femc solve and the studies
     else
       return simulate_builtin<S>(a, p);
   });

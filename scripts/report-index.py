@@ -111,7 +111,7 @@ def conditioning_text(rows):
                 continue
             per = [fit_slope([math.log10(r["kappa_B"]) for r in sel if r["precision"] == p],
                              [math.log10(r["err_qdd"] / r["u"]) for r in sel if r["precision"] == p])
-                   for p in ps.PRECISIONS]
+                   for p in ps.precision_order()]
             per = [x for x in per if x is not None]
             c = median(r["err_qdd"] / (r["u"] * r["kappa_B"] ** round(s)) for r in sel)
             slopes[(case, m)] = (s, min(per) if per else s, max(per) if per else s, c, len(sel), round(s))
@@ -274,7 +274,7 @@ def conditioning_text(rows):
     for m in methods:
         bad = [r for r in ok if r["method"] == m and kept(r) and r["ratio_constraint"] >= 30]
         if bad and m != "kkt":
-            precs = ps.ordered((r["precision"] for r in bad), ps.PRECISIONS)
+            precs = ps.ordered((r["precision"] for r in bad), ps.precision_order())
             kmb = sorted(set(r["log10_kappa_M_target"] for r in bad))
             data_r.append(f"{m} fails the test with the rank kept in {len(bad)} solves, at κ(M) ≈ "
                           f"{joined(ten(k) for k in kmb)}, κ(B) from {g(min(r['kappa_B'] for r in bad))} to "
@@ -747,6 +747,7 @@ def seconds(x):
 
 
 def study_section(reports, study):
+    ps.use_precisions(reports, study)  # the study's precision order, from its JSON
     d = os.path.join(reports, study)
     rec = load_record(os.path.join(d, study + ".json"))
     out = [f"## {study}", ""]
@@ -839,14 +840,18 @@ def examples_section(reports):
     out += ["`scripts/solve-examples.sh` solves every bundled system of `examples/` with every method at every "
             "precision: one JSON per system, precision and method (`femc solve` output).", ""]
     table, other = {}, []
+    # The precisions in the order solve-examples.sh ran them (femc describe's).
+    prec_order = []
     for f in sorted(os.listdir(d)):
         parts = f[:-5].split(".") if f.endswith(".json") else []
         if len(parts) == 3:
             table.setdefault(parts[0], {}).setdefault(parts[1], {})[parts[2]] = f
+        elif f == "precisions.txt":
+            with open(os.path.join(d, f)) as fh:
+                prec_order = fh.read().split()
         elif not f.startswith("."):
             other.append(f)
     methods = ps.ordered(dict.fromkeys(m for s in table.values() for p in s.values() for m in p), ["exact"])
-    prec_order = ["exact", "double", "long-double", "float128", "dd", "qd", "113", "256"]
     if table:
         out += ["| system | precision | " + " | ".join(methods) + " |", "|---|---|" + "---|" * len(methods)]
         for system, precs in table.items():

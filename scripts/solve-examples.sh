@@ -13,11 +13,25 @@ methods_of() {
 }
 floating=$(methods_of floating) exact=$(methods_of exact)
 [ -n "$floating" ] && [ -n "$exact" ] || { echo "solve-examples: no method read from femc describe --json" >&2; exit 2; }
+# The precisions, as femc describes them: the exact ones first, then every
+# fixed floating type, then MPFR at these bit counts (its entry is BITS):
+# float128's 113, to set beside it, and 256, the reference.
+mpfr_bits="113 256"
+precisions=$(printf '%s' "$described" | /usr/bin/python3 -c '
+import json, sys
+p = json.load(sys.stdin)["precisions"]
+fixed = [x for x in p if x["name"] != "BITS"]
+names = [x["name"] for x in fixed if x["arithmetic"] == "exact"] + [x["name"] for x in fixed if x["arithmetic"] != "exact"]
+if any(x["name"] == "BITS" for x in p):
+    names += sys.argv[1].split()
+print(" ".join(names))' "$mpfr_bits")
+[ -n "$precisions" ] || { echo "solve-examples: no precision read from femc describe --json" >&2; exit 2; }
 mkdir -p "$out"
+printf '%s\n' $precisions > "$out/precisions.txt"
 printf '%-24s %-12s %-10s %s\n' system precision method "qdd[0]"
 for sys in "$examples"/*.json; do
   name=$(basename "$sys" .json)
-  for precision in exact double long-double float128 dd qd 113 256; do
+  for precision in $precisions; do
     if [ "$precision" = exact ]; then methods=$exact; else methods=$floating; fi
     for method in $methods; do
       file="$out/$name.$precision.$method.json"

@@ -22,7 +22,10 @@ import sys
 import numpy as np
 
 STUDIES = ["conditioning", "rank", "perturbed-constraints", "precision", "trajectories", "painleve", "two-bars"]
-PRECISIONS = ["double", "long-double", "float128", "dd", "qd", "mpfr-256"]
+# The precisions of the study being drawn, in the order the study ran them
+# (its JSON's "precisions", from femc's precision table): set by
+# use_precisions() before each study's plots; no precision is named here.
+_precisions = []
 # A colour and a marker per solver, given in the order the solvers first
 # appear (the studies list them in the solver registry's order), so that a
 # registered solver is drawn without editing this script. Red is kept for
@@ -46,15 +49,28 @@ def solvers_of(rows):
     for n in names:
         solver_style(n)
     return names
-PRECISION_COLOR = {
-    "double": "#1f77b4",
-    "long-double": "#ff7f0e",
-    "float128": "#2ca02c",
-    "dd": "#9467bd",
-    "qd": "#8c564b",
-    "mpfr-256": "#17becf",
-    "mpfr-128": "#e377c2",
-}
+# A colour per precision, by its place in the study's precision order.
+PRECISION_PALETTE = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#17becf", "#e377c2", "#bcbd22", "#7f7f7f"]
+
+
+def use_precisions(reports, study):
+    """Reads the precision order of `study` from its JSON (empty when absent:
+    the precisions are then drawn in sorted order)."""
+    global _precisions
+    try:
+        with open(os.path.join(reports, study, f"{study}.json")) as f:
+            _precisions = list(json.load(f).get("precisions", []))
+    except (OSError, ValueError):
+        _precisions = []
+    return _precisions
+
+
+def precision_order():
+    return _precisions
+
+
+def precision_color(p):
+    return PRECISION_PALETTE[_precisions.index(p) % len(PRECISION_PALETTE)] if p in _precisions else "0.3"
 KAPPA_M_MARKERS = ["o", "^", "s", "D", "v", "P"]
 DPI = 110
 
@@ -155,7 +171,7 @@ def rank_drops(rows, method="cod"):
     """Per precision: (sigma of the last row with the full decided rank,
     sigma of the first row with a smaller one), scanning sigma downwards."""
     out = {}
-    for p in ordered((r["precision"] for r in rows), PRECISIONS):
+    for p in ordered((r["precision"] for r in rows), precision_order()):
         sel = sorted((r for r in rows if r["precision"] == p and r["method"] == method and r["status"] == "ok"),
                      key=lambda r: -r["sigma"])
         if not sel:
@@ -264,7 +280,7 @@ def plot_conditioning(reports):
     rows = read_table(study_csv(reports, "conditioning"), COND_NUM, COND_TEXT)
     out = os.path.join(reports, "conditioning")
     ok = [r for r in rows if r["status"] == "ok"]
-    precisions = ordered((r["precision"] for r in rows), PRECISIONS)
+    precisions = ordered((r["precision"] for r in rows), precision_order())
     methods = solvers_of(rows)
     kms = sorted(set(r["log10_kappa_M_target"] for r in rows))
     kbs = [r["kappa_B"] for r in rows if positive(r["kappa_B"])]
@@ -380,7 +396,7 @@ def _conditioning_by_method(ok, methods, precisions, kms, xlim, column, path, yl
                     y = np.array([r[column] for r in sel])
                     floor_note |= bool(np.any(y <= 0))
                     ax.scatter([r["kappa_B"] for r in sel], np.where(y > 0, y, floor), s=22, alpha=0.8, zorder=3,
-                               **hollow(dict(color=PRECISION_COLOR.get(p, "0.3"), marker=km_marker[km]), filled))
+                               **hollow(dict(color=precision_color(p), marker=km_marker[km]), filled))
         if mark_drops:
             dropped = [r for r in ok if r["method"] == m and r["rank_decided"] >= 0 and r["rank_decided"] != r["rank"]
                        and positive(r["kappa_B"]) and positive(r[column])]
@@ -395,7 +411,7 @@ def _conditioning_by_method(ok, methods, precisions, kms, xlim, column, path, yl
         if not any_point:
             no_data(ax, f"{m}: no solved rows")
     label_grid(axes, len(methods), r"$\kappa(B)$", ylabel)
-    handles = [proxy(marker="o", color=PRECISION_COLOR.get(p, "0.3"), label=p) for p in precisions]
+    handles = [proxy(marker="o", color=precision_color(p), label=p) for p in precisions]
     handles += [proxy(marker=km_marker[km], color="0.3", label=kappa_m_label(km)) for km in kms]
     handles += [proxy(marker="o", color="0.3", label="consistent (filled)"),
                 proxy(marker="o", markerfacecolor="none", markeredgecolor="0.3", label="inconsistent (hollow)"),
@@ -429,7 +445,7 @@ def plot_rank_rounded(rows, out):
     data's precision (double)."""
     if not rows:
         return
-    precisions = ordered((r["precision"] for r in rows), PRECISIONS)
+    precisions = ordered((r["precision"] for r in rows), precision_order())
     methods = solvers_of(rows)
     fig, (ax_e, ax_r) = plt.subplots(1, 2, figsize=(13, 5.2))
     width = 0.8 / max(len(methods), 1)
@@ -478,7 +494,7 @@ def plot_rank(reports):
     if not rows:
         print("  rank: no rows, nothing plotted")
         return
-    precisions = ordered((r["precision"] for r in rows), PRECISIONS)
+    precisions = ordered((r["precision"] for r in rows), precision_order())
     drops = rank_drops(rows, "cod")
 
     fig, ax = plt.subplots(figsize=(11, 7))
@@ -495,14 +511,14 @@ def plot_rank(reports):
         if pts:
             x, y = zip(*pts)
             y = [v if positive(v) else math.nan for v in y]
-            ax.plot(x, y, color=PRECISION_COLOR.get(p, "0.3"), lw=1.2 + 2.2 * (n - 1 - i) / max(n - 1, 1),
+            ax.plot(x, y, color=precision_color(p), lw=1.2 + 2.2 * (n - 1 - i) / max(n - 1, 1),
                     zorder=2 + i, label=f"{p} (u = {sci(sel[0]['u'])})")
         last_full, first_drop = drops.get(p, (None, None))
         if first_drop is not None and positive(first_drop["qdd_norm"]):
-            ax.plot(first_drop["sigma"], first_drop["qdd_norm"], marker="v", ms=9, color=PRECISION_COLOR.get(p, "0.3"),
+            ax.plot(first_drop["sigma"], first_drop["qdd_norm"], marker="v", ms=9, color=precision_color(p),
                     markeredgecolor="k", zorder=20)
             ax.axvline(math.sqrt(first_drop["sigma"] * last_full["sigma"]) if last_full else first_drop["sigma"],
-                       color=PRECISION_COLOR.get(p, "0.3"), ls=":", lw=1.0, zorder=1)
+                       color=precision_color(p), ls=":", lw=1.0, zorder=1)
     limits = [r["limit_qdd_norm"] for r in rows if positive(r["limit_qdd_norm"])]
     if limits:
         ax.axhline(limits[0], color="k", ls="--", lw=1.1, label=f"limit σ = 0 (least squares): {limits[0]:.4g}")
@@ -532,13 +548,13 @@ def plot_rank(reports):
                          key=lambda r: -r["sigma"])
             ok = [(r["sigma"], r["rank_decided"] + off) for r in sel if r["status"] == "ok"]
             if ok:
-                ax.step(*zip(*ok), where="post", color=PRECISION_COLOR.get(p, "0.3"), lw=1.6)
+                ax.step(*zip(*ok), where="post", color=precision_color(p), lw=1.6)
             ex = [(r["sigma"], r["exact_rank"] + off) for r in sel]
             if ex:
-                ax.step(*zip(*ex), where="post", color=PRECISION_COLOR.get(p, "0.3"), lw=0.8, ls=":")
+                ax.step(*zip(*ex), where="post", color=precision_color(p), lw=0.8, ls=":")
             bad = [r["sigma"] for r in sel if r["status"] != "ok"]
             if bad:
-                ax.scatter(bad, [0.5 + off] * len(bad), marker="x", s=14, color=PRECISION_COLOR.get(p, "0.3"),
+                ax.scatter(bad, [0.5 + off] * len(bad), marker="x", s=14, color=precision_color(p),
                            linewidths=0.9)
         ax.set_xscale("log")
         ax.set_title(m)
@@ -547,7 +563,7 @@ def plot_rank(reports):
         ax.set_ylim(0.2, 3.4)
     axes[0][0].invert_xaxis()  # once: the x axis is shared, a second call would undo it
     label_grid(axes, len(methods), "σ, decreasing to the right →", "rank decided")
-    handles = [proxy(color=PRECISION_COLOR.get(p, "0.3"), linestyle="-", lw=1.6, label=p) for p in precisions]
+    handles = [proxy(color=precision_color(p), linestyle="-", lw=1.6, label=p) for p in precisions]
     handles += [proxy(color="0.3", linestyle=":", label="exact rank of that precision's data"),
                 proxy(color="0.3", marker="x", label="method refused (method-error)")]
     fig.suptitle("rank: the rank each method decides as σ → 0 (curves offset by ±0.15 to separate precisions)",
@@ -1083,6 +1099,7 @@ def main(argv):
         if not os.path.exists(study_csv(reports, study)):
             continue
         print(f"{study}:")
+        use_precisions(reports, study)
         try:
             PLOTTERS[study](reports)
         except MalformedCsv as e:
