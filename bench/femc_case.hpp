@@ -23,6 +23,7 @@
 #include "alloc_count.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/mpfr_pool.hpp"
+#include "femc/methods/workspace.hpp"
 #include "femc/solve.hpp"
 #include "problems.hpp"
 
@@ -177,10 +178,13 @@ void register_solves(const std::string& scalar, long bits, const std::vector<Met
       }
       if (with_validate) {
         for (Mode mode : {Mode::Validate, Mode::Workspace, Mode::WorkspaceFixedM}) add(Method::Cod, mode);
-        for (Method method : {Method::Kkt, Method::Nullspace, Method::Literal})
-          if ((method_info(method).capabilities.rank_deficient || rc == RankClass::Full) &&
+        for (const MethodInfo& info : femc::methods()) {  // every other method with a workspace (methods/list.hpp)
+          const Method method = info.method;
+          if (!info.has_workspace || method == Method::Cod) continue;
+          if ((info.capabilities.rank_deficient || rc == RankClass::Full) &&
               budget(method, shape) == Budget::Timed)
             add(method, Mode::Workspace);
+        }
       }
     }
 }

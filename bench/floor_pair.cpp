@@ -36,6 +36,7 @@
 #include <iterator>
 #include <string>
 
+#include "femc/methods/workspace.hpp"
 #include "femc/decomposition/mpfr_kernels.hpp"
 #include "femc_case.hpp"
 

@@ -9,6 +9,7 @@ install(TARGETS femc femc_reference femc_protocol femc_verify femc_cli EXPORT fe
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY lib/include/femc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(DIRECTORY ${FEMC_GENERATED_INCLUDE}/femc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})  # methods/units.hpp
 # femc::verify: the claim properties, for a downstream project to run on its own solver.
 install(DIRECTORY verify/include/femc/verify DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/femc)
 # The plots of `femc verify`'s studies (the executable looks beside itself).

@@ -32,19 +32,27 @@ methods=$(sed -n 's/^  X(\([a-z_0-9]*\), [A-Za-z0-9]*, Floating,.*/\1/p' "$root/
   echo '}  // namespace femc'
 } > "$instantiations.new"
 cmp -s "$instantiations.new" "$instantiations" && rm "$instantiations.new" || mv "$instantiations.new" "$instantiations"
+# Every method's header (methods/workspace.hpp includes it), as lib/CMakeLists.txt generates it.
+units="$out/include/femc/methods/units.hpp"
+mkdir -p "$(dirname "$units")"
+{
+  echo '#pragma once'
+  sed -n 's/^  X(\([a-z_0-9]*\), .*/#include "femc\/methods\/\1.hpp"/p' "$root/lib/include/femc/methods/list.hpp"
+} > "$units.new"
+cmp -s "$units.new" "$units" && rm "$units.new" || mv "$units.new" "$units"
 sources=("$here/fuzz_solve.cpp" "$instantiations" "$root/lib/src/options.cpp" "$root/lib/src/data_precision.cpp"
          "$root/lib/src/scalar/number_text.cpp" "$root/lib/src/scalar/builtin.cpp" "$root/lib/src/io/json_system.cpp" "$root/lib/src/io/json_text.cpp"
          "$root/lib/src/decomposition/lapack.cpp")
 rebuild=0
 [ -x "$bin" ] || rebuild=1
-for s in "${sources[@]}" "$root"/lib/include/femc/*.hpp "$root"/lib/include/femc/*.hxx "$root"/lib/include/femc/*/*.h*; do
+for s in "${sources[@]}" "$units" "$root"/lib/include/femc/*.hpp "$root"/lib/include/femc/*.hxx "$root"/lib/include/femc/*/*.h*; do
   [ -e "$s" ] || continue
   [ "$s" -nt "$bin" ] && rebuild=1
 done
 if [ $rebuild = 1 ]; then
   echo "fuzz: building $bin with clang++" >&2
   clang++ -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined \
-    -I "$root/lib/include" -I /usr/include/eigen3 $(pkg-config --cflags lapacke openblas) "${sources[@]}" -o "$bin" \
+    -I "$root/lib/include" -I "$out/include" -I /usr/include/eigen3 $(pkg-config --cflags lapacke openblas) "${sources[@]}" -o "$bin" \
     -lmpfr -lgmp $(pkg-config --libs lapacke openblas)
 fi
 cp -n "$here"/corpus/* "$out/corpus/" 2>/dev/null || true

@@ -5,6 +5,7 @@
 // one error (a 10⁻⁶ relative error in an output, W or C ignored).
 #include <gtest/gtest.h>
 
+#include <Eigen/QR>
 #include <iostream>
 #include <map>
 

@@ -10,6 +10,7 @@
 // built in space moves as the planar layer says.
 #include <gtest/gtest.h>
 
+#include <Eigen/LU>  // determinant
 #include <string>
 
 #include "femc/io/json_spatial_model.hpp"

@@ -7,7 +7,7 @@ namespace femc {
 const std::vector<MethodInfo>& methods() {
   static const std::vector<MethodInfo> list = [] {
     std::vector<MethodInfo> v;
-#define FEMC_METHOD_INFO(name_, Enumerator_, arithmetic_, rank_deficient_, error_growth_, residual_mass_power_, \
+#define FEMC_METHOD_INFO(name_, Enumerator_, arithmetic_, workspace_, rank_deficient_, error_growth_, residual_mass_power_, \
                          rank_policy_, description_)                                                 \
   {                                                                                                    \
     Capabilities c;                                                                                    \
@@ -16,7 +16,7 @@ const std::vector<MethodInfo>& methods() {
     c.residual_mass_power = residual_mass_power_;                                                      \
     c.arithmetic = Arithmetic::arithmetic_;                                                            \
     c.rank_policy = rank_policy_;                                                                      \
-    v.push_back({Method::Enumerator_, #name_, description_, c});                                       \
+    v.push_back({Method::Enumerator_, #name_, description_, c, #workspace_[0] == 'W'});                 \
   }
     FEMC_METHODS(FEMC_METHOD_INFO)
 #undef FEMC_METHOD_INFO

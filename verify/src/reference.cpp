@@ -1,6 +1,7 @@
 #include "femc/verify/reference.hpp"
 
 #include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
 #include <Eigen/LU>
 #include <Eigen/SVD>
 #include <algorithm>

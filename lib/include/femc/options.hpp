@@ -22,6 +22,7 @@ struct MethodInfo {
   const char* name;
   const char* description;
   Capabilities capabilities;  // every output; rank_deficient, arithmetic, rank_policy from the list
+  bool has_workspace = false;  // a member of Workspace<S> (methods/workspace.hpp)
 };
 
 // Every method, in the order of the list.

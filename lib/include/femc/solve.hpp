@@ -15,7 +15,6 @@
 // Explicit instantiations (src/) exist for double, long double, float128,
 // double_double, quad_double, mpfr_real (the floating methods of
 // methods/list.hpp) and rational (method exact). Include the scalar's header from femc/scalar/.
-#include "femc/methods/workspace.hpp"
 #include "femc/options.hpp"
 #include "femc/solution.hpp"
 #include "femc/sparse_system.hpp"
@@ -23,11 +22,16 @@
 
 namespace femc {
 
+// The methods' storage between solves: methods/workspace.hpp (include it to
+// make one; solve.hpp needs only its name).
+template <class S>
+struct Workspace;
+
 template <class S>
 Solution<S> solve(const System<S>& sys, const Options<S>& opt = {});
 
-// The same into sol, for repeated solves: methods cod, kkt, nullspace and literal run
-// in their member of ws (methods/workspace.hpp: no heap allocation after the
+// The same into sol, for repeated solves: a method with a workspace (cod, kkt,
+// nullspace and literal) runs in its member of ws (methods/workspace.hpp: no heap allocation after the
 // first solve of a shape, the factor of an unchanged M reused, and
 // validate()'s check of that M skipped), the other methods as solve() runs
 // them. The result is solve()'s, bit for bit. With a data precision

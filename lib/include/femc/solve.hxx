@@ -140,16 +140,23 @@ void solve(const System<S>& given, const Options<S>& opt, Solution<S>& sol, Work
     };
     if (!opt.data_precision.exact()) {  // rounded data: judged, maybe copied
       sol = solve(given, opt);
-    } else if (opt.method == Method::Cod) {
-      run(ws.cod);
-    } else if (opt.method == Method::Kkt) {
-      run(ws.kkt);
-    } else if (opt.method == Method::Nullspace) {
-      run(ws.nullspace);
-    } else if (opt.method == Method::Literal) {
-      run(ws.literal);
-    } else {
-      sol = solve(given, opt);
+      return;
+    }
+    // A method with a workspace (methods/list.hpp) runs in its member; the
+    // others as solve() runs them.
+    switch (opt.method) {
+#define FEMC_RUN_Workspace(name, Enumerator) \
+  case Method::Enumerator:                   \
+    run(ws.name);                            \
+    break;
+#define FEMC_RUN_NoWorkspace(name, Enumerator)
+#define FEMC_RUN(name, Enumerator, arithmetic, workspace, ...) FEMC_RUN_##workspace(name, Enumerator)
+      FEMC_METHODS(FEMC_RUN)
+#undef FEMC_RUN
+#undef FEMC_RUN_Workspace
+#undef FEMC_RUN_NoWorkspace
+      default:
+        sol = solve(given, opt);
     }
   }
 }

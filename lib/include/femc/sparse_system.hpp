@@ -7,9 +7,11 @@
 //
 // M and W are stored whole (both triangles); the solver reads their lower
 // triangles. W empty (0 × 0) with m > 0 stands for the identity.
+// The bodies (sparse_system.hxx) are instantiated by the library for every
+// scalar type (validate and validate_entries for the floating ones).
 #include <string>
 
-#include "femc/decomposition/sparse_qr.hpp"
+#include "femc/sparse_linalg.hpp"
 #include "femc/system.hpp"
 
 namespace femc {
@@ -53,4 +55,3 @@ void validate_entries(const SparseSystem<S>& sys);
 
 }  // namespace femc
 
-#include "femc/sparse_system.hxx"

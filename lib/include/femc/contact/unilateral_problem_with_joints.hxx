@@ -3,6 +3,7 @@
 // them for the model scalars (double, long double, float128, MPFR:
 // lib/src/instantiate/contact.cpp.in); include this file to use them at
 // another scalar type.
+#include "femc/methods/workspace.hpp"
 #include "femc/contact/unilateral_problem_with_joints.hpp"
 #include "femc/contact/unilateral_problem.hxx"
 

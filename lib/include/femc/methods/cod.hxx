@@ -4,6 +4,10 @@
 #include "femc/rank.hpp"
 #include "femc/system.hxx"
 
+// What the library instantiates of this unit beyond solve_cod: its workspace class
+// (lib/src/instantiate/method.cpp.in).
+#define FEMC_INSTANTIATE_cod(S) template class CodWorkspace<S>;
+
 namespace femc {
 
 template <class S>

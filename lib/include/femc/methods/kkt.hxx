@@ -8,6 +8,10 @@
 #include "femc/rank.hpp"
 #include "femc/scalar/traits.hpp"
 
+// What the library instantiates of this unit beyond solve_kkt: its workspace class
+// (lib/src/instantiate/method.cpp.in).
+#define FEMC_INSTANTIATE_kkt(S) template class KktWorkspace<S>;
+
 namespace femc {
 
 template <class S>

@@ -5,6 +5,10 @@
 #include "femc/rank.hpp"
 #include "femc/scalar/traits.hpp"
 
+// What the library instantiates of this unit beyond solve_literal: its workspace class
+// (lib/src/instantiate/method.cpp.in).
+#define FEMC_INSTANTIATE_literal(S) template class LiteralWorkspace<S>;
+
 namespace femc {
 namespace detail {
 

@@ -6,6 +6,10 @@
 #include "femc/rank.hpp"
 #include "femc/scalar/traits.hpp"
 
+// What the library instantiates of this unit beyond solve_nullspace: its workspace class
+// (lib/src/instantiate/method.cpp.in).
+#define FEMC_INSTANTIATE_nullspace(S) template class NullspaceWorkspace<S>;
+
 namespace femc {
 
 template <class S>

@@ -5,6 +5,10 @@
 #include "femc/rank.hpp"
 #include "femc/sparse_system.hxx"
 
+// What the library instantiates of this unit beyond solve_sparse: the sparse system's overload
+// (lib/src/instantiate/method.cpp.in).
+#define FEMC_INSTANTIATE_sparse(S) template Solution<S> solve_sparse<S>(const SparseSystem<S>&, const Options<S>&);
+
 namespace femc {
 
 template <class S>

@@ -6,27 +6,49 @@
 //   femc::Solution<double> sol;
 //   for (...) femc::solve(sys, opt, sol, ws);  // solve.hpp
 //
-// One member per method that has a workspace: cod (cod.hpp), kkt (kkt.hpp),
-// nullspace (nullspace.hpp) and literal (literal.hpp). After a first solve
-// of a shape each makes no heap allocation, reuses the factor (literal: the
-// eigendecomposition) of an unchanged M, and gives solve()'s result bit for
-// bit. sparse (its own sparse factors) and exact (rationals allocate at
-// every operation) have none: solve() with a Workspace runs them as solve()
-// does.
+// One member per method whose line in methods/list.hpp says Workspace
+// (today cod, kkt, nullspace and literal), named as the method. After a
+// first solve of a shape each makes no heap allocation, reuses the factor
+// (literal: the eigendecomposition) of an unchanged M, and gives solve()'s
+// result bit for bit. The others (sparse keeps its own sparse factors; exact
+// allocates at every rational operation) have none: solve() with a
+// Workspace runs them as solve() does.
 // One workspace serves one thread at a time.
-#include "femc/methods/cod.hpp"
-#include "femc/methods/kkt.hpp"
-#include "femc/methods/literal.hpp"
-#include "femc/methods/nullspace.hpp"
+#include "femc/methods/list.hpp"
+#include "femc/methods/units.hpp"  // every method's header (generated from the list)
+#include "femc/options.hpp"
 
 namespace femc {
 
+#define FEMC_WORKSPACE_MEMBER_Workspace(name, Enumerator) Enumerator##Workspace<S> name;
+#define FEMC_WORKSPACE_MEMBER_NoWorkspace(name, Enumerator)
+#define FEMC_WORKSPACE_MEMBER(name, Enumerator, arithmetic, workspace, ...) \
+  FEMC_WORKSPACE_MEMBER_##workspace(name, Enumerator)
+
 template <class S>
 struct Workspace {
-  CodWorkspace<S> cod;
-  KktWorkspace<S> kkt;
-  NullspaceWorkspace<S> nullspace;
-  LiteralWorkspace<S> literal;
+  FEMC_METHODS(FEMC_WORKSPACE_MEMBER)
+
+  // Whether the last solve of `method` in its member reused a factor of M
+  // made by an earlier solve (false for a method without a member).
+  bool reused_mass_factor(Method method) const {
+    switch (method) {
+#define FEMC_WORKSPACE_REUSED_Workspace(name, Enumerator) \
+  case Method::Enumerator: return name.reused_mass_factor();
+#define FEMC_WORKSPACE_REUSED_NoWorkspace(name, Enumerator)
+#define FEMC_WORKSPACE_REUSED(name, Enumerator, arithmetic, workspace, ...) \
+  FEMC_WORKSPACE_REUSED_##workspace(name, Enumerator)
+      FEMC_METHODS(FEMC_WORKSPACE_REUSED)
+#undef FEMC_WORKSPACE_REUSED
+#undef FEMC_WORKSPACE_REUSED_Workspace
+#undef FEMC_WORKSPACE_REUSED_NoWorkspace
+      default: return false;
+    }
+  }
 };
+
+#undef FEMC_WORKSPACE_MEMBER
+#undef FEMC_WORKSPACE_MEMBER_Workspace
+#undef FEMC_WORKSPACE_MEMBER_NoWorkspace
 
 }  // namespace femc

@@ -10,6 +10,8 @@
 // acceleration (metric of M) and force (metric of M⁻¹) the solver returns,
 // R for a residual, bound_lambda for λ, bound_G and bound_delta for the
 // scalars; T_formula for the literal formula a claim compares with.
+#include <Eigen/LU>
+#include <Eigen/SVD>
 #include <algorithm>
 
 #include "femc/errors.hpp"
