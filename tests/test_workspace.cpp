@@ -63,10 +63,6 @@ Options<S> with_method(Method method) {
   return opt;
 }
 
-template <class S>
-bool reused_mass_factor(const Workspace<S>& ws, Method method) {
-  return ws.reused_mass_factor(method);
-}
 
 // Every class of system, weighted or not, with C or not, through one
 // workspace that changes shape, M and rank between solves: each result is
@@ -94,7 +90,7 @@ void workspace_matches_solve(Method method) {
         solve(sys, opt, sol, ws);
         expect_identical(sol, fresh, where);
         solve(sys, opt, sol, ws);  // again: M's factor reused
-        EXPECT_TRUE(reused_mass_factor(ws, method)) << where;
+        EXPECT_TRUE(ws.reused_mass_factor(method)) << where;
         expect_identical(sol, fresh, where + " (reused)");
       }
 }
@@ -123,13 +119,13 @@ TEST(Workspace, ReusesTheFactorOfAnUnchangedMOnly) {
     Workspace<double> ws;
     Solution<double> sol;
     solve(sys, opt, sol, ws);
-    EXPECT_FALSE(reused_mass_factor(ws, method));
+    EXPECT_FALSE(ws.reused_mass_factor(method));
     sys.b(0) += 1;  // same M: reused
     solve_as_solve(sys, opt, sol, ws, to_string(method) + ", b changed");
-    EXPECT_TRUE(reused_mass_factor(ws, method));
+    EXPECT_TRUE(ws.reused_mass_factor(method));
     sys.M(0, 0) += 1;  // one entry of M changed: factored again
     solve_as_solve(sys, opt, sol, ws, to_string(method) + ", M changed");
-    EXPECT_FALSE(reused_mass_factor(ws, method));
+    EXPECT_FALSE(ws.reused_mass_factor(method));
   }
 }
 

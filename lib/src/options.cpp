@@ -16,7 +16,7 @@ const std::vector<MethodInfo>& methods() {
     c.residual_mass_power = residual_mass_power_;                                                      \
     c.arithmetic = Arithmetic::arithmetic_;                                                            \
     c.rank_policy = rank_policy_;                                                                      \
-    v.push_back({Method::Enumerator_, #name_, description_, c, #workspace_[0] == 'W'});                 \
+    v.push_back({Method::Enumerator_, #name_, description_, c, (0 FEMC_IF_WORKSPACE(workspace_, +1)) != 0}); \
   }
     FEMC_METHODS(FEMC_METHOD_INFO)
 #undef FEMC_METHOD_INFO

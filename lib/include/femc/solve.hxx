@@ -145,16 +145,10 @@ void solve(const System<S>& given, const Options<S>& opt, Solution<S>& sol, Work
     // A method with a workspace (methods/list.hpp) runs in its member; the
     // others as solve() runs them.
     switch (opt.method) {
-#define FEMC_RUN_Workspace(name, Enumerator) \
-  case Method::Enumerator:                   \
-    run(ws.name);                            \
-    break;
-#define FEMC_RUN_NoWorkspace(name, Enumerator)
-#define FEMC_RUN(name, Enumerator, arithmetic, workspace, ...) FEMC_RUN_##workspace(name, Enumerator)
+#define FEMC_RUN(name, Enumerator, arithmetic, workspace, ...) \
+  FEMC_IF_WORKSPACE(workspace, case Method::Enumerator: run(ws.name); break;)
       FEMC_METHODS(FEMC_RUN)
 #undef FEMC_RUN
-#undef FEMC_RUN_Workspace
-#undef FEMC_RUN_NoWorkspace
       default:
         sol = solve(given, opt);
     }

@@ -45,3 +45,10 @@
     "cod's algebra on sparse Cholesky and Givens QR factors, in time linear in a mechanism's size")           \
   X(exact, Exact, Exact, NoWorkspace, true, 1, 0, "exact rank (full-pivoting LU, zero threshold)",            \
     "rational arithmetic, no square root: the oracle of the tests and proofs")
+
+// The workspace column as code: FEMC_IF_WORKSPACE(workspace, text...) is the
+// text for a Workspace method and nothing for a NoWorkspace one (Workspace<S>'s
+// members, solve()'s dispatch to them, MethodInfo::has_workspace).
+#define FEMC_IF_WORKSPACE(workspace, ...) FEMC_IF_WORKSPACE_##workspace(__VA_ARGS__)
+#define FEMC_IF_WORKSPACE_Workspace(...) __VA_ARGS__
+#define FEMC_IF_WORKSPACE_NoWorkspace(...)

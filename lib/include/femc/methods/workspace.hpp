@@ -20,10 +20,8 @@
 
 namespace femc {
 
-#define FEMC_WORKSPACE_MEMBER_Workspace(name, Enumerator) Enumerator##Workspace<S> name;
-#define FEMC_WORKSPACE_MEMBER_NoWorkspace(name, Enumerator)
 #define FEMC_WORKSPACE_MEMBER(name, Enumerator, arithmetic, workspace, ...) \
-  FEMC_WORKSPACE_MEMBER_##workspace(name, Enumerator)
+  FEMC_IF_WORKSPACE(workspace, Enumerator##Workspace<S> name;)
 
 template <class S>
 struct Workspace {
@@ -33,22 +31,15 @@ struct Workspace {
   // made by an earlier solve (false for a method without a member).
   bool reused_mass_factor(Method method) const {
     switch (method) {
-#define FEMC_WORKSPACE_REUSED_Workspace(name, Enumerator) \
-  case Method::Enumerator: return name.reused_mass_factor();
-#define FEMC_WORKSPACE_REUSED_NoWorkspace(name, Enumerator)
 #define FEMC_WORKSPACE_REUSED(name, Enumerator, arithmetic, workspace, ...) \
-  FEMC_WORKSPACE_REUSED_##workspace(name, Enumerator)
+  FEMC_IF_WORKSPACE(workspace, case Method::Enumerator: return name.reused_mass_factor();)
       FEMC_METHODS(FEMC_WORKSPACE_REUSED)
 #undef FEMC_WORKSPACE_REUSED
-#undef FEMC_WORKSPACE_REUSED_Workspace
-#undef FEMC_WORKSPACE_REUSED_NoWorkspace
       default: return false;
     }
   }
 };
 
 #undef FEMC_WORKSPACE_MEMBER
-#undef FEMC_WORKSPACE_MEMBER_Workspace
-#undef FEMC_WORKSPACE_MEMBER_NoWorkspace
 
 }  // namespace femc
