@@ -156,9 +156,20 @@ inline std::vector<Method> methods_of(Arithmetic a, std::initializer_list<Method
   return out;
 }
 
+// The scalars the solve rows were registered at, in order, as "name=bits"
+// (bits 0 but for MPFR): main.cpp writes them into the JSON context
+// (femc_scalars), the order and bits scripts/bench-report.py reads.
+inline std::vector<std::string>& registered_scalars() {
+  static std::vector<std::string> list;
+  return list;
+}
+
 template <class S, class Guard = NoGuard>
 void register_solves(const std::string& scalar, long bits, const std::vector<Method>& methods,
                      std::initializer_list<Shape> shapes, Budget (*budget)(Method, Shape), bool with_validate) {
+  const std::string entry = scalar + "=" + std::to_string(bits);
+  if (std::find(registered_scalars().begin(), registered_scalars().end(), entry) == registered_scalars().end())
+    registered_scalars().push_back(entry);
   for (RankClass rc : {RankClass::Full, RankClass::Deficient})
     for (Shape shape : shapes) {
       auto add = [&](Method method, Mode mode) {

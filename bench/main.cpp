@@ -48,6 +48,9 @@ int main(int argc, char** argv) {
 #ifdef FEMC_BENCH_SUITESPARSE
   register_suitesparse();
 #endif
+  std::string scalars;
+  for (const std::string& s : registered_scalars()) scalars += (scalars.empty() ? "" : ",") + s;
+  benchmark::AddCustomContext("femc_scalars", scalars);
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

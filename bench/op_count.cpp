@@ -7,10 +7,7 @@
 #include <string>
 
 #include "counted.hpp"
-#include "femc/methods/cod.hxx"
-#include "femc/methods/kkt.hxx"
-#include "femc/methods/literal.hxx"
-#include "femc/methods/nullspace.hxx"
+#include "femc/methods/units.hxx"  // every method's body (generated from methods/list.hpp)
 #include "femc_case.hpp"
 
 namespace femc::bench {
@@ -38,19 +35,26 @@ void count_ops(benchmark::State& st, Solver solver, Shape shape, RankClass rc) {
 
 }  // namespace
 
+// Every method of floating arithmetic in the one list (methods/list.hpp); a
+// method that refuses rank-deficient A is counted on full-rank cases only.
 void register_op_counts() {
   const struct {
-    const char* name;
+    Method method;
     Solver solver;
-  } methods[] = {{"literal", solve_literal<Counted>},
-                 {"cod", solve_cod<Counted>},
-                 {"kkt", solve_kkt<Counted>},
-                 {"nullspace", solve_nullspace<Counted>}};
+  } methods[] = {
+#define FEMC_OP_COUNT(name, Enumerator, arithmetic, ...) FEMC_OP_COUNT_##arithmetic(name, Enumerator)
+#define FEMC_OP_COUNT_Floating(name, Enumerator) {Method::Enumerator, solve_##name<Counted>},
+#define FEMC_OP_COUNT_Exact(name, Enumerator)
+      FEMC_METHODS(FEMC_OP_COUNT)
+#undef FEMC_OP_COUNT
+#undef FEMC_OP_COUNT_Floating
+#undef FEMC_OP_COUNT_Exact
+  };
   for (RankClass rc : {RankClass::Full, RankClass::Deficient})
     for (Shape shape : {kShapes[0], kShapes[1], kShapes[2]})
       for (const auto& m : methods) {
-        if (std::string(m.name) == "kkt" && rc == RankClass::Deficient) continue;
-        const std::string name = std::string("opcount/") + m.name + "/" + bench::name(rc) + "/" + shape.label();
+        if (rc == RankClass::Deficient && !method_info(m.method).capabilities.rank_deficient) continue;
+        const std::string name = "opcount/" + to_string(m.method) + "/" + bench::name(rc) + "/" + shape.label();
         Solver solver = m.solver;
         benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { count_ops(st, solver, shape, rc); })
             ->Iterations(1)

@@ -31,6 +31,23 @@ int with_exit_status(const std::function<int()>& body);
 // (campaign_exit_status.cpp, in femc_campaign_commands).
 int with_exit_status_on_every_rank(const std::function<int()>& body);
 
+// `femc solve` on a document: a system (or a model file, at its initial
+// state or at the state document's coordinates), solved at `precision` by
+// `method` (empty: the command's defaults), its result as the command's
+// JSON. Throws InputError naming the field, MethodError for a system the
+// method cannot solve. The Python module calls it, so that both give the
+// same answer.
+struct SolveRequest {
+  std::string precision;       // default: double (exact for an exact method)
+  std::string method;          // default: cod (exact for precision exact; sparse for a sparse system)
+  std::string rank_tol;        // default: max(m, n)·ε
+  std::string data_precision;  // default: the document's "data_precision", else exact
+};
+std::string solve_document(const std::string& document, const SolveRequest& request,
+                           const std::string* state_document = nullptr, const std::string& input_name = "the input");
+// `femc describe --json`'s document.
+std::string describe_document();
+
 // Registers `femc solve` on app; the returned callback runs it.
 std::function<int()> add_solve_command(CLI::App& app);
 // Registers `femc simulate`.

@@ -18,10 +18,11 @@ nlohmann::ordered_json describe_json() {
   struct Precision {
     const char* name;
     Arithmetic arithmetic;
+    int bits;  // of the significand; 0 for MPFR (its name's) and exact
     const char* description;
   };
   static const Precision precisions[] = {
-#define FEMC_PRECISION_ROW(Type, spelling, kind, what) {spelling, Arithmetic::kind, what},
+#define FEMC_PRECISION_ROW(Type, spelling, kind, bits, what) {spelling, Arithmetic::kind, bits, what},
       FEMC_PRECISIONS(FEMC_PRECISION_ROW)
 #undef FEMC_PRECISION_ROW
   };
@@ -30,7 +31,10 @@ nlohmann::ordered_json describe_json() {
   out["default_method"] = to_string(Options<double>{}.method);
   json ps = json::array();
   for (const Precision& p : precisions)
-    ps.push_back({{"name", p.name}, {"arithmetic", arithmetic_name(p.arithmetic)}, {"description", p.description}});
+    ps.push_back({{"name", p.name},
+                  {"arithmetic", arithmetic_name(p.arithmetic)},
+                  {"bits", p.bits > 0 ? json(p.bits) : json()},
+                  {"description", p.description}});
   out["precisions"] = ps;
   json ms = json::array();
   for (const MethodInfo& info : methods()) {
@@ -49,11 +53,14 @@ nlohmann::ordered_json describe_json() {
                   {"error_growth", c.error_growth},
                   {"residual_mass_power", c.residual_mass_power},
                   {"rank_policy", c.rank_policy},
+                  {"workspace", info.has_workspace},
                   {"error_law", describe_error_model(c)}});
   }
   out["methods"] = ms;
   return out;
 }
+
+std::string describe_document() { return describe_json().dump(2) + "\n"; }
 
 std::function<int()> add_describe_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("describe", "femc's methods and precisions: what each accepts, its error law, "

@@ -27,10 +27,7 @@ namespace {
 
 struct SolveArgs {
   std::string input;
-  std::string precision;  // default: double (exact for --method exact)
-  std::string method;  // default: cod (exact for --precision exact)
-  std::string rank_tol;
-  std::string data_precision;  // default: the input's "data_precision", else exact
+  SolveRequest request;
   std::string output;
   std::string state;  // a model's coordinates (--state)
 };
@@ -115,8 +112,10 @@ std::string solve_input(const SystemText* t, const ModelText* mt, const ModelSta
   return solve_at<S>(input_system<S>(t, mt, st), method, rank_tol, data);
 }
 
-std::string run(const SolveArgs& a) {
-  const std::string document = io::read_input_file(a.input);
+}  // namespace
+
+std::string solve_document(const std::string& document, const SolveRequest& a, const std::string* state_document,
+                           const std::string& input_name) {
   // A model file (it has a "kind") is evaluated in floating point; its
   // numbers are exact decimals, so its data are exact.
   std::optional<ModelText> model;
@@ -150,11 +149,10 @@ std::string run(const SolveArgs& a) {
   const SystemText* t = text ? &*text : nullptr;
   const ModelText* mt = model ? &*model : nullptr;
   std::optional<ModelStateText> state;
-  if (!a.state.empty()) {
-    if (!model) throw InputError("state", "--state gives a model's coordinates; '" + a.input + "' is a system, not a model");
-    const std::string document = io::read_input_file(a.state, "state");
+  if (state_document) {
+    if (!model) throw InputError("state", "a state gives a model's coordinates; " + input_name + " is a system, not a model");
     try {
-      state = read_model_state_text(document);
+      state = read_model_state_text(*state_document);
     } catch (const InputError& e) {  // "document: malformed …" names the state file
       if (e.field() == "document") throw InputError("state", std::string(e.what()));
       throw;
@@ -176,6 +174,15 @@ std::string run(const SolveArgs& a) {
   });
 }
 
+namespace {
+
+std::string run(const SolveArgs& a) {
+  const std::string document = io::read_input_file(a.input);
+  if (a.state.empty()) return solve_document(document, a.request);
+  const std::string state = io::read_input_file(a.state, "state");
+  return solve_document(document, a.request, &state, "'" + a.input + "'");
+}
+
 }  // namespace
 
 std::function<int()> add_solve_command(CLI::App& app) {
@@ -189,12 +196,12 @@ std::function<int()> add_solve_command(CLI::App& app) {
   cmd->add_option("--state", args->state,
                   "with a model: a JSON file {\"q\": [...], \"qd\": [...]} of its coordinates (x, y, θ per body), "
                   "used as given");
-  cmd->add_option("--precision", args->precision,
+  cmd->add_option("--precision", args->request.precision,
                   "double | long-double | float128 | dd | qd | BITS (MPFR) | exact (default double)");
-  cmd->add_option("--method", args->method,
+  cmd->add_option("--method", args->request.method,
                   "one of " + method_names() + " (default cod; sparse for a system with a sparse matrix)");
-  cmd->add_option("--rank-tol", args->rank_tol, "relative rank tolerance τ (default max(m,n)·ε)");
-  cmd->add_option("--data-precision", args->data_precision,
+  cmd->add_option("--rank-tol", args->request.rank_tol, "relative rank tolerance τ (default max(m,n)·ε)");
+  cmd->add_option("--data-precision", args->request.data_precision,
                   "the precision the data were rounded to: exact | double | long-double | float128 | BITS "
                   "(default: the input's data_precision, else exact)");
   cmd->add_option("-o,--output", args->output, "write the result here (atomically) instead of stdout");

@@ -41,18 +41,19 @@ def listed_methods():
                                               check=True).stdout)
     except (OSError, subprocess.CalledProcessError, ValueError) as e:
         sys.exit(f"bench-report: cannot read femc describe --json from {femc}: {e}")
-    names = [m["name"] for m in described["methods"] if m["arithmetic"] == "floating"]
+    floating = [m for m in described["methods"] if m["arithmetic"] == "floating"]
     anchor = described["default_method"]
-    return [anchor] + [m for m in names if m != anchor]
+    names = [anchor] + [m["name"] for m in floating if m["name"] != anchor]
+    return names, [name for name in names for m in floating if m["name"] == name and m.get("workspace")]
 
 
-METHODS = listed_methods()
-SCALARS = ["double", "long-double", "float128", "dd", "qd", "mpfr106", "mpfr212", "mpfr256", "exact"]
-BITS_OF = {"mpfr106": 106, "mpfr212": 212, "mpfr256": 256}
+METHODS, WORKSPACE_METHODS = listed_methods()
 # Rows of method cod registered with with_validate (double and mpfr256 only):
 # the user's default call, and the workspace API (femc_case.hpp).
 COD_VARIANTS = ["cod+validate", "cod+ws", "cod+ws-fixedM"]
-WS_METHODS = ["cod+ws", "cod+ws-fixedM", "kkt+ws", "nullspace+ws", "literal+ws"]
+# The rows through a femc::Workspace: every method that keeps one (femc
+# describe), and cod's with M fixed.
+WS_METHODS = [row for m in WORKSPACE_METHODS for row in [f"{m}+ws"] + (["cod+ws-fixedM"] if m == "cod" else [])]
 
 
 def base_method(method):
@@ -116,6 +117,15 @@ class Results:
         self.kernel_pairs = {}  # (bits, n) -> run of floor_pair/<bits>/cholesky/<n> (floor_pair.cpp)
         self.errors = []
         self.times = {}     # benchmark name -> CPU seconds per iteration, every row that ran
+        # The scalars of the femc/ rows in the bench's order, and the MPFR
+        # ones' bits (femc_case.hpp's registered_scalars; a run older than
+        # that context key: the rows' order, bits from the name mpfr<bits>).
+        self.scalars, self.bits_of = [], {}
+        for entry in filter(None, self.context.get("femc_scalars", "").split(",")):
+            name, bits = entry.split("=")
+            self.scalars.append(name)
+            if int(bits) > 0:
+                self.bits_of[name] = int(bits)
         for b in data["benchmarks"]:
             if b.get("run_type", "iteration") != "iteration":
                 continue
@@ -129,6 +139,10 @@ class Results:
             kind = parts[0]
             if kind == "femc":
                 self.femc[tuple(parts[1:5])] = b
+                if "femc_scalars" not in self.context and parts[1] not in self.scalars:
+                    self.scalars.append(parts[1])
+                    if re.fullmatch(r"mpfr\d+", parts[1]):
+                        self.bits_of[parts[1]] = int(parts[1][4:])
             elif kind == "lapacke":
                 self.anchor[tuple(parts[2:5])] = b
             elif kind == "mpfr_op" and parts[3:] == ["repeated"]:
@@ -150,6 +164,11 @@ class Results:
             elif kind == "sparse_kernels":
                 family, kernel, library, n = parts[1:5]
                 self.kernels[(family, kernel, library, int(n))] = b
+        if "femc_scalars" not in self.context and self.bits_of:  # the MPFR rows together, in ascending bits
+            first = {s: i for i, s in enumerate(self.scalars)}
+            at = min(first[s] for s in self.bits_of)
+            self.scalars.sort(key=lambda s: (at, self.bits_of[s]) if s in self.bits_of else (first[s], 0))
+            self.bits_of = {s: self.bits_of[s] for s in self.scalars if s in self.bits_of}
 
     def t(self, scalar, method, rank, shape):
         b = self.femc.get((scalar, method, rank, shape))
@@ -320,7 +339,7 @@ def ratio_targets(r):
         """cod always (a missing run shows 'not measured'); cod+ws when this
         run has it (older runs do not), as a solve row or a floor_pair/ row."""
         has_ws = (scalar, "cod+ws", rank, shape) in r.femc or \
-            (BITS_OF.get(scalar), "cod+ws", rank, shape) in r.pairs
+            (r.bits_of.get(scalar), "cod+ws", rank, shape) in r.pairs
         return ["cod"] + (["cod+ws"] if has_ws else [])
 
     def faster_than(ref_name, ref_time, shape, goal, wording):
@@ -720,7 +739,7 @@ def scalar_table(r):
     for rank in RANKS:
         out += [f"**{rank}**", "", "| scalar | method | " + " | ".join(SHAPES) + " |",
                 "|---|---|" + "---|" * len(SHAPES)]
-        for scalar in SCALARS:
+        for scalar in r.scalars:
             for method in METHODS + COD_VARIANTS + ["exact"]:
                 if not any((scalar, method, rank, s) in r.femc for s in SHAPES):
                     continue
@@ -761,7 +780,7 @@ def floor_table(r):
             "(`cod+ws-fixedM` skips the Cholesky factorization counted there and is not listed).", "",
             "| bits | method | rank | shape | add | mul | div | sqrt | floor | time | time ÷ floor |",
             "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for scalar, bits in BITS_OF.items():
+    for scalar, bits in r.bits_of.items():
         for method in METHODS + ["cod+ws"]:
             for rank in RANKS:
                 for shape in SHAPES:
@@ -889,7 +908,7 @@ def alloc_table(r):
            "limb pool as GMP's allocator (*limb pool* in the GMP column): their *mallocs* are the blocks the pool "
            "took from malloc, the true heap count.", "",
            "| benchmark | rank | shape | mallocs | bytes | operator new | GMP |", "|---|---|---|---|---|---|---|"]
-    for scalar in SCALARS:
+    for scalar in r.scalars:
         for method in METHODS + COD_VARIANTS + ["exact"]:
             for rank in RANKS:
                 for shape in SHAPES:
@@ -911,7 +930,7 @@ def alloc_table(r):
 def restrictions(r):
     present = set(r.femc)
     missing = defaultdict(list)
-    for scalar in SCALARS:
+    for scalar in r.scalars:
         methods = ["exact"] if scalar == "exact" else METHODS
         for method in methods:
             for rank in RANKS:

@@ -9,18 +9,23 @@ and, per plot, how to read it. The statements about the data are computed
 from the CSV here (fitted slopes, counts, thresholds), so that the text
 cannot drift from the numbers. Also: the regression baseline, how to
 reproduce, the bundled examples, the per-system trajectories and the
-performance report. Exits 1 with a one-line message on a malformed CSV or
-JSON record.
+performance report. Methods are picked by the capabilities that
+`femc describe --json` declares ($FEMC, else build/release/cli/femc), never by
+name. Exits 1 with a one-line message on a malformed CSV or JSON record, or
+when femc describe cannot be read.
 """
 import json
 import math
 import os
+import re
+import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "studies", "plots"))
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(REPO, "studies", "plots"))
 sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import plot_studies as ps  # noqa: E402  (CSV readers and analyses shared with the plots)
 
@@ -87,7 +92,106 @@ def joined(parts):
 
 
 # --------------------------------------------------------------------------
+# The methods as femc declares them (capabilities.hpp). The text picks a
+# method by what it declares, never by its name, so that a method added to
+# femc's list, or another default, is described without editing this script.
+
+# What capabilities.hpp assumes of a method that declares nothing; also what a
+# method of an older table that femc no longer lists is read as.
+UNDECLARED = {"error_growth": 1, "rank_deficient": True, "residual_mass_power": 0, "arithmetic": "floating",
+              "rank_policy": ""}
+_described = None
+
+
+def described():
+    """{'default': name, 'methods': {name: entry}} of `femc describe --json` (the femc of $FEMC, else
+    build/release/cli/femc), read once; BadRecord when it cannot be read."""
+    global _described
+    if _described is None:
+        femc = os.environ.get("FEMC") or os.path.join(REPO, "build", "release", "cli", "femc")
+        try:
+            d = json.loads(subprocess.run([femc, "describe", "--json"], capture_output=True, encoding="utf-8",
+                                          check=True).stdout)
+            _described = {"default": d["default_method"], "methods": {m["name"]: m for m in d["methods"]}}
+        except (OSError, subprocess.CalledProcessError, ValueError, KeyError, TypeError) as e:
+            raise BadRecord(f"cannot read femc describe --json from {femc}: {e}")
+    return _described
+
+
+def default_method():
+    """The method femc solves with unless told otherwise: the anchor the others are compared with."""
+    return described()["default"]
+
+
+def declared(method, key):
+    return described()["methods"].get(method, {}).get(key, UNDECLARED[key])
+
+
+def growth(method):
+    """p of its error law u·κ(B)^p: 2 for a method that forms A M⁻¹Aᵀ = BBᵀ, whose condition number is κ(B)²."""
+    return int(declared(method, "error_growth"))
+
+
+def refuses_deficient(method):
+    """True for a method that refuses rank-deficient A (needs full row rank) rather than deciding a rank."""
+    return not declared(method, "rank_deficient")
+
+
+def rank_matrix(method):
+    """The matrix whose rank the method decides, as its rank_policy names it ('pivoted QR of P = …' → 'P')."""
+    m = re.search(r"\bof (\w+)", declared(method, "rank_policy"))
+    return m.group(1) if m else None
+
+
+def exact_arithmetic(method):
+    return declared(method, "arithmetic") == "exact"
+
+
+def error_law(p):
+    """'u·κ(B)' for p = 1, 'u·κ(B)²' for p = 2."""
+    return "u·κ(B)" + (superscript(p) if p != 1 else "")
+
+
+# --------------------------------------------------------------------------
 # Per-study text. Each returns {png name: (how to read it, what the data show)}.
+
+def residual_laws(methods):
+    """'κ(B) for …, κ(M) for …'s explicit M^{±½}, else 1': the residual law g each method declares. A method
+    that forms BBᵀ (error growth 2) leaves a residual κ(B) larger; one with residual_mass_power 1 forms
+    M^{±½} explicitly and pays κ(M) (capabilities.hpp)."""
+    squared = [m for m in methods if growth(m) == 2]
+    mass = [m for m in methods if int(declared(m, "residual_mass_power")) == 1]
+    owners = joined(f"{m}'s" for m in mass)
+    parts = [f"κ(B) for {joined(squared)}" if squared else "", f"κ(M) for {owners} explicit M^{{±½}}" if mass else "",
+             "else 1"]
+    return ", ".join(p for p in parts if p)
+
+
+def squared_slope_line(m, s):
+    """The verdict on the fitted slope s of a method that declares error growth 2."""
+    verdict = (f"≈ 2: {m} follows u·κ(B)², because it solves with A M⁻¹Aᵀ = BBᵀ (the Schur complement of its "
+               "KKT system), whose condition number is κ(B)²" if abs(s - 2) < 0.3 else
+               "— neither the κ(B) nor the κ(B)² law")
+    return f"{m}'s slope is {s:.2f} {verdict}."
+
+
+def refusals_line(m, ok, refused, total):
+    """The refusals of a method that declares it refuses rank-deficient A (None without any): every
+    inconsistent cell, and the consistent ones where its u·κ(B)^p reaches the rounding level."""
+    bits = [f"{len(refused[(m, case)])} of {total[(m, case)]} {case} solves"
+            for case in ("consistent", "inconsistent") if refused.get((m, case))]
+    if not bits:
+        return None
+    p, cons = growth(m), refused.get((m, "consistent"), [])
+    extra = ""
+    if cons:
+        solved = [r["u"] * r["kappa_B"] ** p for r in ok if r["method"] == m and r["case"] == "consistent"]
+        start = min(r["u"] * r["kappa_B"] ** p for r in cons)
+        extra = (f" (the consistent refusals start at {error_law(p)} = {g(start)};"
+                 f" the largest {error_law(p)} it solved was {g(max(solved)) if solved else 'n/a'})")
+    return (f"{m} refused {joined(bits)}{extra}: it needs A of full row rank, so every inconsistent "
+            "(rank-deficient) cell is out of its reach by design.")
+
 
 def conditioning_text(rows):
     ok = [r for r in rows if r["status"] == "ok"]
@@ -122,10 +226,11 @@ def conditioning_text(rows):
         s, lo, hi, c, n, p = slopes[(case, m)]
         return f"{m} {s:.2f} ({lo:.2f}–{hi:.2f} per precision, {n} solves)"
 
-    linear = [m for m in methods if m != "kkt"]
+    # Which law to hold each method to is what it declares: u·κ(B), or u·κ(B)² for one that forms BBᵀ.
+    linear = [m for m in methods if growth(m) == 1]
+    squared = [m for m in methods if growth(m) == 2]
     lin_ok = [m for m in linear if all(abs(slopes[(c, m)][0] - 1) < 0.15 for c in ("consistent", "inconsistent")
                                        if (c, m) in slopes)]
-    kkt = slopes.get(("consistent", "kkt"))
     refused = {}
     for r in rows:
         if r["status"] != "ok":
@@ -138,7 +243,7 @@ def conditioning_text(rows):
         "Each panel is one working precision at one κ(M); x is κ(B) of B = A L⁻ᵀ (M = LLᵀ), y the relative error "
         "of q̈ against the exact rational solution, for the solves that returned. First-order theory "
         "(conditioning.cpp) bounds a backward-stable solve by c·u·(κ(B) + κ(M) + κ(B)²η) with a modest c "
-        "(κ(B)² in place of κ(B) for a solver that declares error_growth 2, kkt): at "
+        f"(κ(B)² in place of κ(B) for a solver that declares error_growth 2{''.join(', ' + m for m in squared)}): at "
         "κ(M) ≈ 1 the points should follow the dashed line u·κ(B); the dash-dot line adds the κ(M) term; the "
         "dotted line u·κ(B)² is what a method that squares the condition number gives. Filled markers: A of full "
         "row rank (consistent); hollow: rank 2 of 4 with inconsistent b (η > 0); red ×: the method decided a rank "
@@ -156,35 +261,21 @@ def conditioning_text(rows):
     other = [m for m in linear if m not in lin_ok]
     if other:
         data.append(f"Not ≈ 1: {joined(slope_phrase('consistent', m) for m in other)}.")
-    if kkt:
-        s = kkt[0]
-        verdict = ("≈ 2: kkt follows u·κ(B)², because it solves with A M⁻¹Aᵀ = BBᵀ (the Schur complement of its "
-                   "KKT system), whose condition number is κ(B)²" if abs(s - 2) < 0.3 else
-                   "— neither the κ(B) nor the κ(B)² law")
-        data.append(f"kkt's slope is {s:.2f} {verdict}.")
-    kkt_line = len(data) - 1
-    ref_bits = []
-    for case in ("consistent", "inconsistent"):
-        rs = refused.get(("kkt", case), [])
-        if rs:
-            ref_bits.append(f"{len(rs)} of {total[('kkt', case)]} {case} solves")
-    if ref_bits:
-        cons = refused.get(("kkt", "consistent"), [])
-        extra = ""
-        if cons:
-            ok_k = [r["u"] * r["kappa_B"] ** 2 for r in ok if r["method"] == "kkt" and r["case"] == "consistent"]
-            extra = (f" (the consistent refusals start at u·κ(B)² = {g(min(r['u'] * r['kappa_B'] ** 2 for r in cons))};"
-                     f" the largest u·κ(B)² it solved was {g(max(ok_k)) if ok_k else 'n/a'})")
-        line = (f"kkt refused {joined(ref_bits)}{extra}: it needs A of full row rank, so every inconsistent "
-                "(rank-deficient) cell is out of its reach by design.")
-        if kkt:
-            data[kkt_line] += " " + line
-        else:
+    line_of = {}  # method → its line in data, which its refusals extend
+    for m in squared:
+        if ("consistent", m) in slopes:
+            data.append(squared_slope_line(m, slopes[("consistent", m)][0]))
+            line_of[m] = len(data) - 1
+    for m in [m for m in methods if refuses_deficient(m)]:
+        line = refusals_line(m, ok, refused, total)
+        if line and m in line_of:
+            data[line_of[m]] += " " + line
+        elif line:
             data.append(line)
     # κ(M): only where κ(B) < κ(M), where the κ(M) term dominates the bound.
     if km1 != km0:
         per_b, per_m, free, paying = [], [], [], []
-        # Methods whose error law is u·κ(B)² (kkt) would blur this comparison.
+        # Methods whose error law is u·κ(B)² (error growth 2) would blur this comparison.
         for m in [m for m in methods if slopes.get(("consistent", m), (0,) * 6)[5] != 2]:
             sel = [r for r in ok if r["method"] == m and r["log10_kappa_M_target"] == km1 and kept(r)
                    and r["kappa_B"] < r["kappa_M"] and ps.positive(r["err_qdd"])]
@@ -217,19 +308,23 @@ def conditioning_text(rows):
             who = sorted(set(r["method"] for r in costly))
             where = sorted(set((r["precision"], r["log10_kappa_M_target"]) for r in costly))
             ratios = [(1 / r["kappa_B"]) / (max(r["n"], r["m"]) * 2 * r["u"] * math.sqrt(r["kappa_M"])) for r in costly]
-            null = [twin(r, "nullspace") for r in costly]
-            null_err = [q["err_qdd"] for q in null if q is not None and kept(q)]
             plain = [(1 / r["kappa_B"]) / (max(r["n"], r["m"]) * 2 * r["u"]) for r in costly]
+            # Those that decide the rank of the formed P carry the √κ(M) factor (rank.hpp,
+            # formed_rank_tolerance); those that decide it on A itself do not.
+            on_p = [m for m in methods if rank_matrix(m) == "P"]
             text += (f" The other {len(costly)} ({joined(who)}; {joined(f'{p} at κ(M) ≈ {ten(km)}' for p, km in where)})"
                      f" happened where u·κ(B) was only {span([r['u'] * r['kappa_B'] for r in costly])}, yet their "
                      f"error is {span([r['err_qdd'] for r in costly])}. There 1/κ(B) was {span(ratios)} times the "
-                     "threshold max(m,n)·ε·√κ(M) with which cod and literal judge the rank of the formed P "
+                     f"threshold max(m,n)·ε·√κ(M) with which {joined(on_p)} judge the rank of the formed P "
                      "(lib/include/femc/rank.hpp, ε = 2u), so the drops follow that policy; but it was "
                      f"{span(plain)} times the plain threshold max(m,n)·ε: the √κ(M) factor discards directions "
                      "that the data determine")
-            if null_err:
-                text += (f"; nullspace, which decides the rank of A itself, kept them with errors "
-                         f"{g(min(null_err))}–{g(max(null_err))}")
+            for m in [m for m in methods if rank_matrix(m) == "A"]:
+                twins = [twin(r, m) for r in costly]
+                errs = [q["err_qdd"] for q in twins if q is not None and kept(q)]
+                if errs:
+                    text += (f"; {m}, which decides the rank of A itself, kept them with errors "
+                             f"{g(min(errs))}–{g(max(errs))}")
             text += "."
         data.append(text)
 
@@ -240,10 +335,11 @@ def conditioning_text(rows):
         if cs:
             const.append(f"{m} {g(max(cs))}")
     drop_c = [r["c_qdd"] for r in dropped if math.isfinite(r["c_qdd"])]
-    read_c = ("The constant c = error / (u·(κ(B)^p + κ(M) + κ(B)²η)) per method, p its declared error growth (1; "
-              "2 for kkt, which solves with A M⁻¹Aᵀ), every precision overlaid (colour), κ(M) by marker, consistency "
-              "by fill. A method that keeps its declared law keeps c at or below a modest constant (the dashed line "
-              "is c = 1) over the whole κ range; a c growing with κ(B) means an error law worse than the one "
+    forms = f"; 2 for {joined(squared)}, which solve{'s' if len(squared) == 1 else ''} with A M⁻¹Aᵀ" if squared else ""
+    read_c = ("The constant c = error / (u·(κ(B)^p + κ(M) + κ(B)²η)) per method, p its declared error growth "
+              f"(1{forms}), every precision overlaid (colour), κ(M) by marker, consistency by fill. A method that "
+              "keeps its declared law keeps c at or below a modest constant (the dashed line is c = 1) over the "
+              "whole κ range; a c growing with κ(B) means an error law worse than the one "
               "declared. The regression gate watches the maximum of c per case, method and precision.")
     data_c = [f"Largest c over solves that kept the rank: {joined(const)}."]
     if drop_c:
@@ -254,7 +350,7 @@ def conditioning_text(rows):
               "(x = Lᵀ(q̈ − a), a = M⁻¹(Q + C), d = W^½(b − A a), measure.hpp): ‖W^½(Aq̈ − b)‖ / "
               "(max(m,n)(‖B‖‖x‖ + ‖d‖)u·g) in the consistent case (xQRT16), the normal-equations residual "
               "‖BᵀW^½(Aq̈ − b)‖ / (max(m,n)‖B‖(‖B‖‖x‖ + ‖d‖)u·g) in the inconsistent one (xQRT17), g the "
-              "solver's declared residual law (κ(B) for kkt, κ(M) for literal's explicit M^{±½}, else 1); only "
+              "solver's declared residual law (" + residual_laws(methods) + "); only "
               "where B is of full rank at the working precision. LAPACK's test programs flag a ratio ≥ 30 "
               "(dashed): below it, q̈ satisfies the constraints as well as the solver's law allows.")
     parts = []
@@ -273,7 +369,9 @@ def conditioning_text(rows):
     data_r = ["Solves with ratio ≥ 30 — " + "; ".join(parts) + "."]
     for m in methods:
         bad = [r for r in ok if r["method"] == m and kept(r) and r["ratio_constraint"] >= 30]
-        if bad and m != "kkt":
+        # The κ(M)-constant reading below is for a backward-stable solve; one that forms BBᵀ (error growth
+        # 2) leaves its residual κ(B) larger by its law alone, and is not read that way.
+        if bad and growth(m) != 2:
             precs = ps.ordered((r["precision"] for r in bad), ps.precision_order())
             kmb = sorted(set(r["log10_kappa_M_target"] for r in bad))
             data_r.append(f"{m} fails the test with the rank kept in {len(bad)} solves, at κ(M) ≈ "
@@ -317,11 +415,35 @@ def rank_rounded_text(rows):
     return read, data
 
 
+def rank_refusals_line(rows, m, anchor, drops):
+    """Where a method that refuses rank-deficient A gives up, against the anchor's rank step (None if it never
+    does). One that forms A M⁻¹Aᵀ (error growth 2) squares the condition number, so it gives up near √σ."""
+    first = {}
+    for r in rows:
+        if r["method"] == m and r["status"] != "ok":
+            first[r["precision"]] = min(first.get(r["precision"], math.inf), r["k"])
+    if not first:
+        return None
+    ratios = [k / drops[p][1]["k"] for p, k in first.items() if p in drops and drops[p][1] is not None]
+    squares = growth(m) == 2
+    tail = "."
+    if ratios:
+        tail = (f": the exponent is {span(ratios)} of {anchor}'s"
+                + (f", i.e. {m} gives up near √ of {anchor}'s σ, as a method that squares the condition number must."
+                   if squares else "."))
+    return (f"{m} refuses" + (" (A M⁻¹Aᵀ numerically singular)" if squares else "") + " from "
+            + ", ".join(f"{p} {pow2(k)}" for p, k in first.items()) + " on" + tail)
+
+
 def rank_text(rows):
     rows, rounded = ps.rank_cases(rows)
     methods = ps.solvers_of(rows)
-    drops = ps.rank_drops(rows, "cod")
-    sel = [r for r in rows if r["method"] == "cod" and r["status"] == "ok" and r["rank_decided"] == r["exact_rank"]
+    # The default method is the reference: its ‖q̈‖ is the one drawn, and the others' steps are compared with its.
+    anchor = default_method()
+    # A method that refuses rank-deficient A never decides a smaller rank: it stops instead.
+    deciders = [m for m in methods if not refuses_deficient(m)]
+    drops = ps.rank_drops(rows, anchor)
+    sel = [r for r in rows if r["method"] == anchor and r["status"] == "ok" and r["rank_decided"] == r["exact_rank"]
            and r["exact_rank"] == max(x["exact_rank"] for x in rows) and r["sigma"] <= 2 ** -8
            and ps.positive(r["qdd_norm"])]
     slope = fit_slope([math.log10(r["sigma"]) for r in sel], [math.log10(r["qdd_norm"]) for r in sel])
@@ -334,7 +456,7 @@ def rank_text(rows):
     per = []
     never = []
     for p, (last, first) in drops.items():
-        exact_drop = [r["k"] for r in rows if r["precision"] == p and r["method"] == "cod"
+        exact_drop = [r["k"] for r in rows if r["precision"] == p and r["method"] == anchor
                       and r["exact_rank"] < max(x["exact_rank"] for x in rows)]
         if first is None:
             never.append(p)
@@ -346,13 +468,9 @@ def rank_text(rows):
         per.append(s)
     same = all(ps.rank_drops(rows, m).get(p, (None, None))[1] is not None and
                ps.rank_drops(rows, m)[p][1]["k"] == drops[p][1]["k"]
-               for m in methods if m != "kkt" for p in drops if drops[p][1] is not None)
-    kkt_ref = {}
-    for r in rows:
-        if r["method"] == "kkt" and r["status"] != "ok":
-            kkt_ref[r["precision"]] = min(kkt_ref.get(r["precision"], math.inf), r["k"])
+               for m in deciders for p in drops if drops[p][1] is not None)
     read_q = ("x is σ, the distance of the third constraint row from the first (σ = 2⁻ᵏ, decreasing to the right); "
-              "y is ‖q̈‖ from cod, one colour per precision. For σ > 0 the exact q̈ must satisfy a₁·q̈ = b₁ and "
+              f"y is ‖q̈‖ from {anchor}, one colour per precision. For σ > 0 the exact q̈ must satisfy a₁·q̈ = b₁ and "
               "a₁·q̈ + σq̈₁ = b₁ + 1, so ‖q̈‖ grows like 1/σ (thin grey: the exact ‖q̈‖ of each precision's rounded "
               "data); once σ falls below a precision's rank threshold the method drops the row and returns the "
               "least-squares answer of the limit σ = 0 (dashed): the pseudoinverse is discontinuous there, and no "
@@ -361,7 +479,7 @@ def rank_text(rows):
     if slope is not None:
         data_q.append(f"While the rank is kept, the fitted slope of log‖q̈‖ against log σ is {slope:.3f} "
                       f"(‖q̈‖·σ ≈ {g(c, 3)}).")
-    data_q += [f"cod decides rank 2 for {p}." for p in per]
+    data_q += [f"{anchor} decides rank 2 for {p}." for p in per]
     if never:
         data_q.append(f"{joined(never)} kept rank 3 down to the smallest σ of the sweep, {pow2(max(r['k'] for r in rows))}.")
     if after:
@@ -373,22 +491,21 @@ def rank_text(rows):
               "step is the rank threshold at work (σ is representable but below τ·d₁); the data's own step is "
               "where σ rounds away.")
     data_d = []
-    data_d.append(f"{joined([m for m in methods if m != 'kkt'])} switch at the same σ in every precision." if same else
+    data_d.append(f"{joined(deciders)} switch at the same σ in every precision." if same else
                   "The methods switch at different σ: " + "; ".join(
                       f"{m}: " + ", ".join(f"{p} {pow2(v[1]['k'])}" for p, v in ps.rank_drops(rows, m).items() if v[1])
-                      for m in methods if m != "kkt") + ".")
-    if kkt_ref:
-        ratios = [k / drops[p][1]["k"] for p, k in kkt_ref.items() if p in drops and drops[p][1] is not None]
-        data_d.append("kkt refuses (A M⁻¹Aᵀ numerically singular) from " +
-                      ", ".join(f"{p} {pow2(k)}" for p, k in kkt_ref.items()) + " on"
-                      + (f": the exponent is {span(ratios)} of cod's, i.e. kkt gives up near √ of cod's σ, as a "
-                         "method that squares the condition number must." if ratios else "."))
+                      for m in deciders) + ".")
+    for m in [m for m in methods if refuses_deficient(m)]:
+        line = rank_refusals_line(rows, m, anchor, drops)
+        if line:
+            data_d.append(line)
     return {"rank_qdd.png": (read_q, data_q), "rank_decided.png": (read_d, " ".join(data_d)),
             "rank_rounded.png": rank_rounded_text(rounded)}
 
 
 def perturbed_text(table):
-    rows = [r for r in table if r["method"] == "exact"]  # the mathematics; the solvers' rows below
+    # The mathematics: the rows of the method in exact (rational) arithmetic; the solvers' rows below.
+    rows = [r for r in table if exact_arithmetic(r["method"])]
     exps = list(dict.fromkeys(r["experiment"] for r in rows))
     facts = {}
     for e in exps:
@@ -437,7 +554,7 @@ def perturbed_text(table):
               "Below the dashed line 1 the bound holds; a flat curve means the change is linear in ε.")
     data_r = ["Largest ratio: " + "; ".join(f"{e} {g(facts[e]['ratio'])}" for e in exps if facts[e]["ratio"] is not None)
               + "."] if any(facts[e]["ratio"] is not None for e in exps) else ["No experiment has a finite bound."]
-    solver_rows = [r for r in table if r["method"] != "exact"]
+    solver_rows = [r for r in table if not exact_arithmetic(r["method"])]
     read_s = ("Every solver of the registry at every working precision, on the same two systems: the distance of "
               "its change of q̈ from the exact change, in units of the first-order error bounds of its two solves, "
               "c_change = ‖Δq̈_solver − Δq̈_exact‖ / (β₀‖q̈₀‖ + β₁‖q̈₁‖) (perturbed_constraints.cpp). Here W ≠ I "
@@ -454,6 +571,17 @@ def perturbed_text(table):
                                                                   "refuses)" if skipped else ""))
     return {"perturbed.png": (read_p, " ".join(data_p)), "perturbed_ratio.png": (read_r, " ".join(data_r)),
             "perturbed_solvers.png": (read_s, "; ".join(data_s) + "." if data_s else "No solver rows.")}
+
+
+def error_panels(methods):
+    """One method per declared error growth, in the order the growths first appear: the default method for
+    its own growth, the study's first method of each other growth."""
+    anchor, panels = default_method(), {}
+    for m in methods:
+        p = growth(m)
+        if p not in panels or m == anchor:
+            panels[p] = m
+    return list(panels.values())
 
 
 def precision_text(rows):
@@ -496,21 +624,25 @@ def precision_text(rows):
     if sq:
         data_b.append(f"{joined(sq)} need{'s' if len(sq) == 1 else ''} about twice as many bits per decade of κ: "
                       "its error law is u·κ(B)².")
-    read_e = ("The error of q̈ against the working precision for a few κ (colour), cod on the left and kkt on the "
-              "right, one seed; dashed lines are u·κ(B) (cod) and u·κ(B)² (kkt) in the same colour. Errors saturate "
-              "at 1 where the precision carries no digit of the answer; refused kkt solves are left out.")
-    cod = [r for r in rows if r["method"] == "cod" and r["status"] == "ok" and ps.positive(r["err_qdd"])
-           and r["err_qdd"] < 1e-3]
+    panels = error_panels(methods)
+    place = {1: [""], 2: [" on the left", " on the right"]}.get(len(panels), [""] * len(panels))
+    where = joined(f"{m}{at}" for m, at in zip(panels, place)) + ("" if len(panels) <= 2 else " from left to right")
+    refusing = [m for m in panels if refuses_deficient(m)]
+    read_e = (f"The error of q̈ against the working precision for a few κ (colour), {where}, one seed; dashed lines "
+              f"are {joined(f'{error_law(growth(m))} ({m})' for m in panels)} in the same colour. Errors saturate at 1 "
+              "where the precision carries no digit of the answer"
+              + (f"; refused {joined(refusing)} solves are left out." if refusing else "."))
     data_e = []
-    if cod:
-        c = [r["err_qdd"] / (r["u"] * r["kappa_B"]) for r in cod]
-        data_e.append(f"cod: err/(u·κ(B)) has median {g(median(c))} and maximum {g(max(c))} over {len(c)} solves "
-                      "with digits (err < 1e-3).")
-    kk = [r for r in rows if r["method"] == "kkt" and r["status"] == "ok" and ps.positive(r["err_qdd"])
-          and r["err_qdd"] < 1e-3]
-    if kk:
-        c = [r["err_qdd"] / (r["u"] * r["kappa_B"] ** 2) for r in kk]
-        data_e.append(f"kkt: err/(u·κ(B)²) median {g(median(c))}, maximum {g(max(c))}.")
+    for m in panels:
+        sel = [r for r in rows if r["method"] == m and r["status"] == "ok" and ps.positive(r["err_qdd"])
+               and r["err_qdd"] < 1e-3]
+        if sel:
+            c = [r["err_qdd"] / (r["u"] * r["kappa_B"] ** growth(m)) for r in sel]
+            ratio = f"err/({error_law(growth(m))})"
+            # The first sentence says which solves count; the others follow it.
+            data_e.append(f"{m}: {ratio} has median {g(median(c))} and maximum {g(max(c))} over {len(c)} solves "
+                          "with digits (err < 1e-3)." if not data_e else
+                          f"{m}: {ratio} median {g(median(c))}, maximum {g(max(c))}.")
     return {"precision_bits.png": (read_b, data_b), "precision_error.png": (read_e, " ".join(data_e))}
 
 
@@ -851,14 +983,18 @@ def examples_section(reports):
                 prec_order = fh.read().split()
         elif not f.startswith("."):
             other.append(f)
-    methods = ps.ordered(dict.fromkeys(m for s in table.values() for p in s.values() for m in p), ["exact"])
+    # The exact-arithmetic methods first, as solve-examples.sh runs them.
+    methods = ps.ordered(dict.fromkeys(m for s in table.values() for p in s.values() for m in p),
+                         [m for m in described()["methods"] if exact_arithmetic(m)])
     if table:
         out += ["| system | precision | " + " | ".join(methods) + " |", "|---|---|" + "---|" * len(methods)]
         for system, precs in table.items():
             for p in ps.ordered(precs, prec_order):
                 cells = [f"[json](examples/{precs[p][m]})" if m in precs[p] else "" for m in methods]
                 out.append(f"| {system} | {p} | " + " | ".join(cells) + " |")
-        out += ["", "An empty cell: the method refused that system (e.g. kkt on rank-deficient constraints).", ""]
+        refusing = [m for m in methods if refuses_deficient(m)]
+        example = f" (e.g. {joined(refusing)} on rank-deficient constraints)" if refusing else ""
+        out += ["", f"An empty cell: the method refused that system{example}.", ""]
     if other:
         out += ["Other files: " + ", ".join(f"[{f}](examples/{f})" for f in other), ""]
     return out

@@ -208,6 +208,127 @@ void run_on_threads(const std::vector<std::size_t>& order, unsigned jobs, const 
 
 }  // namespace
 
+namespace {
+
+fs::path cell_path(const fs::path& cells_dir, const Cell& c) { return cells_dir / (c.key + ".csv"); }
+
+// Phase 1: OUT/<study>/cells/ ready for this run's options (created, cells
+// of another build dropped, cells of other options refused), and the cells
+// this shard still has to compute, longest first. Counts the reused ones.
+std::vector<std::size_t> prepare_cells(const Study& study, const StudyConfig& config, const RunOptions& opt,
+                                       const std::vector<Cell>& cells, const fs::path& dir, const json& cfg,
+                                       RunResult& result) {
+  if (opt.shard_count == 0 || opt.shard_index < 1 || opt.shard_index > opt.shard_count)
+    throw InputError("shard", std::to_string(opt.shard_index) + "/" + std::to_string(opt.shard_count) +
+                                  " is not K/N with 1 ≤ K ≤ N");
+  if (opt.jobs == 0 || opt.jobs > 256) throw InputError("jobs", "must be in 1..256, got " + std::to_string(opt.jobs));
+  const fs::path cells_dir = dir / "cells";
+  std::error_code ec;
+  // --out is created when missing, as femc verify's -o is.
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError("out", "cannot create '" + dir.string() + "': " + ec.message());
+  const FolderLock lock(dir);
+  if (opt.fresh && !opt.merge_only) fs::remove_all(cells_dir, ec);
+  fs::create_directories(cells_dir, ec);
+  if (ec) throw InputError("out", "cannot create '" + cells_dir.string() + "': " + ec.message());
+
+  // The cells on disk must come from the same options.
+  const fs::path cfg_path = cells_dir / "config.json";
+  // Cells of another build are stale: dropped with a note. Cells of other
+  // options are refused: the user may have meant to resume them.
+  if (fs::exists(cfg_path)) {
+    json old = json::parse(read_file(cfg_path), nullptr, false);
+    json old_options = old, options_now = cfg;
+    if (old_options.is_object()) old_options.erase("commit");
+    options_now.erase("commit");
+    if (old_options != options_now)
+      throw InputError("cells", "'" + cells_dir.string() + "' holds cells computed with " + old.dump() +
+                                    ", not " + cfg.dump() + "; rerun with --fresh or the same options");
+    if (old != cfg) {
+      if (opt.merge_only)
+        throw InputError("cells", "'" + cells_dir.string() + "' holds cells of commit " +
+                                      old.value("commit", "?") + "; this build is " + build_commit());
+      std::cerr << study.name() << ": discarding cells of commit " << old.value("commit", "?") << "\n";
+      fs::remove_all(cells_dir, ec);
+      fs::create_directories(cells_dir, ec);
+      io::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
+    }
+  } else if (!opt.merge_only) {
+    io::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
+  }
+
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    if (i % opt.shard_count != opt.shard_index - 1) continue;
+    if (fs::exists(cell_path(cells_dir, cells[i]))) ++result.cells_reused;
+    else if (!opt.merge_only) order.push_back(i);
+  }
+  // Longest first, so that no long cell is left to the end of the run.
+  std::vector<double> cost(cells.size(), 1.0);
+  for (std::size_t i : order) cost[i] = study.cost(cells[i], config);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
+  return order;
+}
+
+// Phase 3: the sweep's table from the cells on disk (all shards'), with
+// the seconds the cells took; counts the missing ones.
+struct Assembled {
+  Table table;
+  double cell_seconds_total = 0;
+};
+Assembled assemble_cells(const Study& study, const std::vector<Cell>& cells, const fs::path& cells_dir,
+                         RunResult& result) {
+  Assembled a{Table{study.columns(), {}}, 0};
+  for (const Cell& c : cells) {
+    const fs::path path = cell_path(cells_dir, c);
+    if (!fs::exists(path)) {
+      ++result.cells_missing;
+      continue;
+    }
+    const std::string text = read_file(path);
+    Table part = parse_table(text, path.string());
+    if (part.columns != a.table.columns)
+      throw InputError("cells", "'" + path.string() + "' has other columns than " + study.name());
+    a.cell_seconds_total += cell_seconds(text);
+    for (Row& r : part.rows) a.table.rows.push_back(std::move(r));
+  }
+  return a;
+}
+
+// Phase 4: the study's JSON record: its options, the build, each solver's
+// declared error law, the sizes and times, and the metrics the gate reads.
+json study_record(const Study& study, const StudyConfig& config, const RunOptions& opt, const json& cfg,
+                  const Assembled& a, std::size_t cell_count, double wall_seconds) {
+  json record = cfg;
+  record["summary"] = study.summary();
+  record["commit"] = build_commit();
+  record["compiler"] = build_compiler();
+  record["build"] = build_type();
+  record["precisions"] = study.precisions(config);
+  // Each solver's declared error law (capabilities.hpp) and femc's default
+  // method, for the plots: they draw u·κ(B)^p from the law and anchor on the
+  // default rather than on a method's name.
+  json laws = json::object();
+  for (const RegisteredSolver& r : solvers().all())
+    laws[r.name()] = json{{"error_growth", r.capabilities().error_growth},
+                          {"residual_mass_power", r.capabilities().residual_mass_power},
+                          {"rank_deficient", r.capabilities().rank_deficient}};
+  record["error_laws"] = laws;
+  record["default_method"] = to_string(Options<double>{}.method);
+  record["cells"] = cell_count;
+  record["rows"] = a.table.rows.size();
+  record["jobs"] = opt.jobs;
+  record["wall_seconds_last_invocation"] = wall_seconds;
+  record["cell_seconds_total"] = a.cell_seconds_total;
+  json metrics = json::array();
+  for (const Metric& m : study.metrics(a.table))
+    metrics.push_back(json{{"name", m.name}, {"value", m.value}, {"floor", m.floor}});
+  record["metrics"] = metrics;
+  return record;
+}
+
+}  // namespace
+
 RunResult run_study(const Study& study, const StudyConfig& config, const RunOptions& opt) {
   const auto start = std::chrono::steady_clock::now();
   const std::vector<Cell> cells = study.cells(config);
@@ -231,70 +352,26 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
     return result;
   }
 
+  // 1. The cells' folder, and the cells to compute. Every rank learns
+  // whether rank 0 got this far.
   const fs::path dir = fs::path(opt.out_dir) / study.name();
   const fs::path cells_dir = dir / "cells";
-  auto cell_path = [&](const Cell& c) { return cells_dir / (c.key + ".csv"); };
-  std::vector<std::size_t> order;  // the cells to compute, longest first
   json cfg;
+  std::vector<std::size_t> order;
   try {
-    if (opt.shard_count == 0 || opt.shard_index < 1 || opt.shard_index > opt.shard_count)
-      throw InputError("shard", std::to_string(opt.shard_index) + "/" + std::to_string(opt.shard_count) +
-                                    " is not K/N with 1 ≤ K ≤ N");
-    if (opt.jobs == 0 || opt.jobs > 256) throw InputError("jobs", "must be in 1..256, got " + std::to_string(opt.jobs));
-    std::error_code ec;
-    // --out is created when missing, as femc verify's -o is.
-    fs::create_directories(dir, ec);
-    if (ec) throw InputError("out", "cannot create '" + dir.string() + "': " + ec.message());
-    const FolderLock lock(dir);
-    if (opt.fresh && !opt.merge_only) fs::remove_all(cells_dir, ec);
-    fs::create_directories(cells_dir, ec);
-    if (ec) throw InputError("out", "cannot create '" + cells_dir.string() + "': " + ec.message());
-
-    // The cells on disk must come from the same options.
     cfg = config_json(study, config);
-    const fs::path cfg_path = cells_dir / "config.json";
-    // Cells of another build are stale: dropped with a note. Cells of other
-    // options are refused: the user may have meant to resume them.
-    if (fs::exists(cfg_path)) {
-      json old = json::parse(read_file(cfg_path), nullptr, false);
-      json old_options = old, options_now = cfg;
-      if (old_options.is_object()) old_options.erase("commit");
-      options_now.erase("commit");
-      if (old_options != options_now)
-        throw InputError("cells", "'" + cells_dir.string() + "' holds cells computed with " + old.dump() +
-                                      ", not " + cfg.dump() + "; rerun with --fresh or the same options");
-      if (old != cfg) {
-        if (opt.merge_only)
-          throw InputError("cells", "'" + cells_dir.string() + "' holds cells of commit " +
-                                        old.value("commit", "?") + "; this build is " + build_commit());
-        std::cerr << study.name() << ": discarding cells of commit " << old.value("commit", "?") << "\n";
-        fs::remove_all(cells_dir, ec);
-        fs::create_directories(cells_dir, ec);
-        io::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
-      }
-    } else if (!opt.merge_only) {
-      io::write_atomically(cfg_path.string(), cfg.dump(2) + "\n");
-    }
-
-    for (std::size_t i = 0; i < cells.size(); ++i) {
-      if (i % opt.shard_count != opt.shard_index - 1) continue;
-      if (fs::exists(cell_path(cells[i]))) ++result.cells_reused;
-      else if (!opt.merge_only) order.push_back(i);
-    }
-    // Longest first, so that no long cell is left to the end of the run.
-    std::vector<double> cost(cells.size(), 1.0);
-    for (std::size_t i : order) cost[i] = study.cost(cells[i], config);
-    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return cost[a] > cost[b]; });
+    order = prepare_cells(study, config, opt, cells, dir, cfg, result);
   } catch (...) {
     if (mpi) distributed::agree(false);
     throw;
   }
   if (mpi) distributed::agree(true);
 
+  // 2. Compute them, each written as it is done.
   std::atomic<std::size_t> finished{0};
   std::mutex progress_mutex;
   auto store = [&](std::size_t i, const std::string& text) {
-    io::write_atomically(cell_path(cells[i]).string(), text);
+    io::write_atomically(cell_path(cells_dir, cells[i]).string(), text);
     ++finished;
     if (!opt.progress) return;
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -312,48 +389,14 @@ RunResult run_study(const Study& study, const StudyConfig& config, const RunOpti
   if (opt.progress && !order.empty()) std::cerr << "\n";
   result.cells_computed = finished;
 
-  // Assemble when every cell of the sweep is there (all shards).
+  // 3. Assemble when every cell of the sweep is there (all shards), and
+  // 4. write the table and the record.
   const FolderLock lock(dir);
-  Table table{study.columns(), {}};
-  double cell_seconds_total = 0;
-  for (const Cell& c : cells) {
-    if (!fs::exists(cell_path(c))) {
-      ++result.cells_missing;
-      continue;
-    }
-    const std::string text = read_file(cell_path(c));
-    Table part = parse_table(text, cell_path(c).string());
-    if (part.columns != table.columns)
-      throw InputError("cells", "'" + cell_path(c).string() + "' has other columns than " + study.name());
-    cell_seconds_total += cell_seconds(text);
-    for (Row& r : part.rows) table.rows.push_back(std::move(r));
-  }
+  const Assembled assembled = assemble_cells(study, cells, cells_dir, result);
   result.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (result.cells_missing > 0) return result;
-
-  json record = cfg;
-  record["summary"] = study.summary();
-  record["commit"] = build_commit();
-  record["compiler"] = build_compiler();
-  record["build"] = build_type();
-  record["precisions"] = study.precisions(config);
-  // Each solver's declared error law (capabilities.hpp), for the plots: they
-  // draw u·κ(B)^p from it rather than from a method's name.
-  json laws = json::object();
-  for (const RegisteredSolver& r : solvers().all())
-    laws[r.name()] = json{{"error_growth", r.capabilities().error_growth},
-                          {"residual_mass_power", r.capabilities().residual_mass_power}};
-  record["error_laws"] = laws;
-  record["cells"] = cells.size();
-  record["rows"] = table.rows.size();
-  record["jobs"] = opt.jobs;
-  record["wall_seconds_last_invocation"] = result.wall_seconds;
-  record["cell_seconds_total"] = cell_seconds_total;
-  json metrics = json::array();
-  for (const Metric& m : study.metrics(table))
-    metrics.push_back(json{{"name", m.name}, {"value", m.value}, {"floor", m.floor}});
-  record["metrics"] = metrics;
-  io::write_atomically((dir / (study.name() + ".csv")).string(), to_csv(table));
+  const json record = study_record(study, config, opt, cfg, assembled, cells.size(), result.wall_seconds);
+  io::write_atomically((dir / (study.name() + ".csv")).string(), to_csv(assembled.table));
   io::write_atomically((dir / (study.name() + ".json")).string(), record.dump(2) + "\n");
   std::error_code ec;
   if (!opt.keep_cells) fs::remove_all(cells_dir, ec);

@@ -65,6 +65,16 @@ def use_precisions(reports, study):
     return _precisions
 
 
+def default_method(reports, study):
+    """femc's default method, which the rank plot and the error panels anchor on: the study's JSON
+    (default_method); a record older than that field was written when the default was cod."""
+    try:
+        with open(os.path.join(reports, study, f"{study}.json")) as f:
+            return json.load(f).get("default_method", "cod")
+    except (OSError, ValueError):
+        return "cod"
+
+
 def precision_order():
     return _precisions
 
@@ -167,7 +177,7 @@ def precision_bits_table(rows):
     return table, {k: float(np.median([x for x in v if positive(x)] or [math.nan])) for k, v in kappa.items()}
 
 
-def rank_drops(rows, method="cod"):
+def rank_drops(rows, method):
     """Per precision: (sigma of the last row with the full decided rank,
     sigma of the first row with a smaller one), scanning sigma downwards."""
     out = {}
@@ -495,14 +505,15 @@ def plot_rank(reports):
         print("  rank: no rows, nothing plotted")
         return
     precisions = ordered((r["precision"] for r in rows), precision_order())
-    drops = rank_drops(rows, "cod")
+    anchor = default_method(reports, "rank")
+    drops = rank_drops(rows, anchor)
 
     fig, ax = plt.subplots(figsize=(11, 7))
     # Lower precisions first and wider, so the later, thinner lines show
     # where they coincide.
     n = len(precisions)
     for i, p in enumerate(precisions):
-        sel = sorted((r for r in rows if r["precision"] == p and r["method"] == "cod"), key=lambda r: r["sigma"])
+        sel = sorted((r for r in rows if r["precision"] == p and r["method"] == anchor), key=lambda r: r["sigma"])
         ex = [(r["sigma"], r["exact_qdd_norm"]) for r in sel if positive(r["sigma"]) and positive(r["exact_qdd_norm"])]
         if ex:
             ax.plot(*zip(*ex), color="0.55", lw=0.8, zorder=1, label="exact ‖q̈‖ of each precision's data"
@@ -763,13 +774,14 @@ def plot_precision(reports):
     fig.tight_layout(rect=(0, 0.07, 1, 0.95))
     save(fig, os.path.join(out, "precision_bits.png"))
 
-    # err vs bits for a few κ: the first method of each declared error growth p (κ(B)^p·u), from the study's
-    # JSON (error_laws: each solver's capabilities), side by side.
+    # err vs bits for a few κ: one method of each declared error growth p (κ(B)^p·u), from the study's
+    # JSON (error_laws: each solver's capabilities), the default method first, side by side.
     shown = ks if len(ks) <= 6 else [ks[round(i * (len(ks) - 1) / 5)] for i in range(6)]
     cmap = plt.get_cmap("viridis")
     growth = error_growths(reports, "precision")
+    anchor = default_method(reports, "precision")
     panel_methods = []
-    for m in methods:
+    for m in sorted(methods, key=lambda m: m != anchor):
         if growth.get(m, 1) not in [growth.get(p, 1) for p in panel_methods]:
             panel_methods.append(m)
     fig, axes = plt.subplots(1, len(panel_methods), figsize=(6.5 * len(panel_methods), 5.4), sharey=True,

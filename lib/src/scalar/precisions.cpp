@@ -17,7 +17,7 @@ std::optional<long> mpfr_bits_of(const std::string& name) {
 
 std::string precision_names() {
   std::string names;
-#define FEMC_PRECISION_NAME(Type, spelling, kind, what) \
+#define FEMC_PRECISION_NAME(Type, spelling, kind, bits, what) \
   if (std::strcmp(spelling, "BITS") != 0) names += std::string(names.empty() ? "" : ", ") + spelling;
   FEMC_PRECISIONS(FEMC_PRECISION_NAME)
 #undef FEMC_PRECISION_NAME

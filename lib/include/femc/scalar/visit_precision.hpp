@@ -43,7 +43,7 @@ decltype(auto) visit_precision(const std::string& name, F&& f) {
     MpfrPrecision guard(*bits);
     return f(PrecisionTag<mpfr_real>{});
   }
-#define FEMC_VISIT_PRECISION(Type, spelling, kind, what) \
+#define FEMC_VISIT_PRECISION(Type, spelling, kind, bits, what) \
   if (!std::is_same_v<Type, mpfr_real> && name == spelling) return f(PrecisionTag<Type>{});
   FEMC_PRECISIONS(FEMC_VISIT_PRECISION)
 #undef FEMC_VISIT_PRECISION
