@@ -7,12 +7,14 @@
 #                 built (reports/engines/, femc engines) and write the index reports/README.md
 #   make test     build, then run the whole ctest suite (unit, proof, ...)
 #   make asan     the tests labelled sanitize under AddressSanitizer + UBSan (CI runs it too)
+#   make dry-run  add a method with a workspace to a copy of the sources in three files and see it
+#                 everywhere (scripts/dry-run-add-method.sh; a full build, not part of make test)
 #   make bench    build bench/ (Google Benchmark), run it on one thread (the targets' benchmarks
 #                 3 times: FEMC_BENCH_RUNS), write reports/performance.md
 JOBS ?= 2
 FEMC := build/release/cli/femc
 
-.PHONY: all deps build build-cli report test asan bench clean
+.PHONY: all deps build build-cli report test asan dry-run bench clean
 
 all: build
 
@@ -42,6 +44,9 @@ report: build-cli
 
 test: build
 	@ctest --preset release
+
+dry-run: build
+	@ctest --test-dir build/release -L dry_run --output-on-failure
 
 asan: deps
 	@cmake --preset asan >/dev/null

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <iostream>
 #include <thread>
 
 #if !defined(__SANITIZE_ADDRESS__)
@@ -43,7 +44,6 @@ void expect_identical(const Solution<S>& a, const Solution<S>& b, const std::str
   EXPECT_EQ(a.diagnostics.warnings, b.diagnostics.warnings) << where;
 }
 
-// The methods with a workspace (methods/workspace.hpp).
 // The methods with a workspace, read from the one list (methods/list.hpp).
 const std::vector<Method> kWorkspaceMethods = [] {
   std::vector<Method> out;
@@ -96,6 +96,9 @@ void workspace_matches_solve(Method method) {
 }
 
 TEST(Workspace, U1_G2_MatchesSolveBitForBit_double) {
+  std::cout << "methods with a workspace:";  // the dry run of adding one looks for it here
+  for (Method method : kWorkspaceMethods) std::cout << " " << to_string(method);
+  std::cout << "\n";
   for (Method method : kWorkspaceMethods) workspace_matches_solve<double>(method);
 }
 TEST(Workspace, U1_G2_MatchesSolveBitForBit_mpfr256) {
