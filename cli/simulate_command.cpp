@@ -26,9 +26,8 @@
 #include "simulate_run.hpp"
 
 namespace femc::cli {
-namespace {
 
-SimulateOutput run(const SimulateArgs& a) {
+SimulateOutput simulate_system(const SimulateArgs& a) {
   const std::string& p = a.precision;
   return visit_precision(p, [&](auto tag) -> SimulateOutput {
     using S = typename decltype(tag)::type;
@@ -42,8 +41,6 @@ SimulateOutput run(const SimulateArgs& a) {
       return simulate_builtin<S>(a, p);
   });
 }
-
-}  // namespace
 
 std::function<int()> add_simulate_command(CLI::App& app) {
   auto a = std::make_shared<SimulateArgs>();
@@ -90,7 +87,7 @@ std::function<int()> add_simulate_command(CLI::App& app) {
       }
       if (a->system.empty()) throw InputError("system", "missing (femc simulate --list names them)");
       if (!a->output.empty()) io::check_output_path(a->output);
-      const SimulateOutput out = run(*a);
+      const SimulateOutput out = simulate_system(*a);
       if (a->output.empty()) {
         std::cout << out.csv << std::flush;
         std::cerr << out.summary;

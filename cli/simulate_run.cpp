@@ -28,14 +28,13 @@ S number(const std::string& text, const std::string& field) {
   return femc::detail::parse_entry<S>(text, field);
 }
 
-}  // namespace detail_simulate
-
 // Record limit: t_end/dt rows are kept in memory before the atomic write.
 inline constexpr long kMaxRecords = 2000000;
 
+// The system: a built-in one or a model file, with the contact model and
+// method the options name.
 template <class S>
-SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precision_name) {
-  using detail_simulate::number;
+dynamics::BuiltinModel<S> system_of(const SimulateArgs& a, std::optional<Method>& method) {
   using namespace dynamics;
   ContactFormulation formulation;
   if (a.contact_model == "qp") formulation = ContactFormulation::GaussQp;
@@ -49,15 +48,22 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   // A path (with a '/' or ending in .json) names a model file; anything else a built-in system.
   const bool model_file = a.system.find('/') != std::string::npos ||
                           (a.system.size() > 5 && a.system.compare(a.system.size() - 5, 5, ".json") == 0);
-  std::optional<Method> method;
   if (!a.method.empty()) {
     method = parse_method(a.method);
     if (method_info(*method).capabilities.arithmetic == Arithmetic::Exact)
       throw InputError("method", "method " + a.method + " runs in exact arithmetic; simulate integrates in floating "
                                  "point (choose a floating method: see femc solve --help)");
   }
-  BuiltinModel<S> b = model_file ? make_mechanism_model<S>(read_model_text(io::read_input_file(a.system, "system")), method)
-                                 : make_builtin_model<S>(a.system, formulation, ctol, method);
+  return model_file ? make_mechanism_model<S>(read_model_text(io::read_input_file(a.system, "system")), method)
+                    : make_builtin_model<S>(a.system, formulation, ctol, method);
+}
+
+// The integration options: the model's defaults, overridden by each option
+// given, each checked (InputError naming it).
+template <class S>
+dynamics::SimulationOptions<S> options_of(const SimulateArgs& a, const dynamics::BuiltinModel<S>& b,
+                                          const std::string& precision_name) {
+  using namespace dynamics;
   SimulationOptions<S> opt = b.defaults;
   if (!a.t_end.empty()) opt.t_end = number<S>(a.t_end, "t-end");
   if (!a.dt.empty()) opt.dt = number<S>(a.dt, "dt");
@@ -115,11 +121,13 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
     if (opt.baumgarte.alpha < S(0) || opt.baumgarte.beta < S(0))
       throw InputError("baumgarte", "alpha and beta must be non-negative, got '" + a.baumgarte + "'");
   }
+  return opt;
+}
 
-  const Trajectory<S> traj = simulate(*b.model, b.q0, b.qd0, opt);
-
-  SimulateOutput out;
-  out.completed = traj.completed;
+// The records as CSV: every digit of the working precision.
+template <class S>
+std::string records_csv(const dynamics::BuiltinModel<S>& b, const dynamics::Trajectory<S>& traj) {
+  using namespace dynamics;
   std::ostringstream csv;
   csv << "t";
   const auto coords = b.model->coordinate_names();
@@ -138,10 +146,16 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
     for (const S& e : r.extras) csv << "," << format_scalar(e);
     csv << "\n";
   }
-  out.csv = csv.str();
+  return csv.str();
+}
 
-  // The summary: settings, outcome, maxima, events and warnings. Numbers
-  // as doubles (magnitudes to report; the CSV keeps every digit).
+// The summary as JSON: settings, outcome, maxima, events and warnings.
+template <class S>
+std::string summary_json(const SimulateArgs& a, const dynamics::BuiltinModel<S>& b,
+                         const dynamics::SimulationOptions<S>& opt, const std::optional<Method>& method,
+                         const dynamics::Trajectory<S>& traj, const std::string& precision_name) {
+  using namespace dynamics;
+  // Numbers as doubles (magnitudes to report; the CSV keeps every digit).
   auto d = [](const S& x) { return static_cast<double>(x); };
   nlohmann::ordered_json js;
   js["system"] = a.system;
@@ -186,8 +200,23 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
                         {"threshold", d(w.threshold)},
                         {"what", w.what}});
   js["warnings"] = warnings;
+  return js.dump(2) + "\n";
+}
+
+}  // namespace detail_simulate
+
+template <class S>
+SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precision_name) {
+  using namespace detail_simulate;
+  std::optional<Method> method;
+  const dynamics::BuiltinModel<S> b = system_of<S>(a, method);
+  const dynamics::SimulationOptions<S> opt = options_of(a, b, precision_name);
+  const dynamics::Trajectory<S> traj = dynamics::simulate(*b.model, b.q0, b.qd0, opt);
+  SimulateOutput out;
+  out.completed = traj.completed;
   out.warned = !traj.warnings.empty();
-  out.summary = js.dump(2) + "\n";
+  out.csv = records_csv(b, traj);
+  out.summary = summary_json(a, b, opt, method, traj, precision_name);
   return out;
 }
 

@@ -12,7 +12,7 @@ struct SimulateArgs {
   std::string stepper = "dopri5";
   std::string stages;          // empty: radau-iia's default
   std::string baumgarte;       // "alpha,beta"
-  std::string formulation;  // projected | index-3 | index-1 (dynamics/simulate.hpp); empty: the model's  // projected | index-3 | index-1 (dynamics/simulate.hpp)
+  std::string formulation;     // projected | index-3 | index-1 (dynamics/simulate.hpp); empty: the model's
   std::string step;                       // index-3's fixed step; empty: its default
   std::string contact_model = "qp";
   std::string contact_tol;
@@ -31,5 +31,9 @@ struct SimulateOutput {
 // Throws InputError naming the option for bad values.
 template <class S>
 SimulateOutput simulate_builtin(const SimulateArgs& args, const std::string& precision_name);
+
+// `femc simulate` at args.precision (double, long-double, float128 or MPFR
+// bits): the run the command makes, for it and for the Python module.
+SimulateOutput simulate_system(const SimulateArgs& args);
 
 }  // namespace femc::cli

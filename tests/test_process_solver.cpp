@@ -38,6 +38,63 @@ TEST(ProcessSolver, AnAnswerIsReadAsItsTextAtTheWorkingPrecision) {
   EXPECT_EQ(p.counts().calls, 1);
 }
 
+// The handshake parser alone (no process): what a line declares, and each
+// field's error naming it.
+TEST(Handshake, UnsetFieldsTakeTheProtocolsDefaults) {
+  const Handshake h = parse_handshake(R"({"protocol": "femc-solver/1"})");
+  EXPECT_EQ(h.capabilities.outputs, outputs::qdd);
+  EXPECT_EQ(h.precisions, std::vector<std::string>{"double"});
+  const Capabilities defaults;
+  EXPECT_EQ(h.capabilities.rank_deficient, defaults.rank_deficient);
+  EXPECT_EQ(h.capabilities.error_growth, defaults.error_growth);
+  EXPECT_EQ(h.capabilities.rank_tol, 0.0);  // not declared
+}
+
+TEST(Handshake, EveryFieldIsRead) {
+  const Handshake h = parse_handshake(
+      R"({"protocol": "femc-solver/1", "name": "mine", "outputs": ["qdd", "QN", "QW", "lambda", "rank"],)"
+      R"( "rank_deficient": false, "weighted": false, "working_forces": false, "error_growth": "2",)"
+      R"( "residual_mass_power": "1", "rank_policy": "pivoted QR of A", "rank_tol": "1e-6",)"
+      R"( "precisions": ["double", "256", "exact"]})");
+  EXPECT_EQ(h.name, "mine");
+  // Qᶜ comes with Qᴺ and Qᵂ.
+  EXPECT_EQ(h.capabilities.outputs, outputs::qdd | outputs::QN | outputs::QW | outputs::lambda | outputs::rank |
+                                        outputs::constraint_force);
+  EXPECT_FALSE(h.capabilities.rank_deficient);
+  EXPECT_FALSE(h.capabilities.weighted);
+  EXPECT_FALSE(h.capabilities.working_forces);
+  EXPECT_EQ(h.capabilities.error_growth, 2);
+  EXPECT_EQ(h.capabilities.residual_mass_power, 1);
+  EXPECT_EQ(h.capabilities.rank_policy, "pivoted QR of A");
+  EXPECT_EQ(h.capabilities.rank_tol, 1e-6);
+  EXPECT_EQ(h.precisions, (std::vector<std::string>{"double", "256", "exact"}));
+  // Qᴺ alone is not Qᶜ.
+  EXPECT_FALSE(parse_handshake(R"({"protocol": "femc-solver/1", "outputs": ["QN"]})")
+                   .capabilities.returns(outputs::constraint_force));
+}
+
+TEST(Handshake, ABadFieldIsNamedWithWhatItGot) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"hello", "not a JSON object: 'hello'"},
+      {R"({"protocol": "other/2"})", "\"protocol\""},
+      {R"({"protocol": "femc-solver/1", "outputs": "qdd"})", "\"outputs\" must be an array"},
+      {R"({"protocol": "femc-solver/1", "outputs": ["Qx"]})", "unknown output 'Qx'"},
+      {R"({"protocol": "femc-solver/1", "weighted": "yes"})", "\"weighted\" must be true or false"},
+      {R"({"protocol": "femc-solver/1", "error_growth": "3"})", "\"error_growth\" must be 1 or 2, got \"3\""},
+      {R"({"protocol": "femc-solver/1", "residual_mass_power": "2"})", "\"residual_mass_power\" must be 0 or 1"},
+      {R"({"protocol": "femc-solver/1", "rank_tol": "2"})", "\"rank_tol\" must be a number in (0, 1), got \"2\""},
+      {R"({"protocol": "femc-solver/1", "precisions": []})", "\"precisions\" must be a non-empty array"},
+  };
+  for (const auto& [line, message] : cases) {
+    try {
+      parse_handshake(line);
+      ADD_FAILURE() << "accepted: " << line;
+    } catch (const HandshakeError& e) {
+      EXPECT_NE(std::string(e.what()).find(message), std::string::npos) << e.what() << " lacks " << message;
+    }
+  }
+}
+
 TEST(ProcessSolver, ABadHandshakeOrCommandIsBadInput) {
   EXPECT_THROW(SolverProcess("echo hello", 5000ms), InputError);
   EXPECT_THROW(SolverProcess(R"(echo '{"protocol":"other/2"}')", 5000ms), InputError);

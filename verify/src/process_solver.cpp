@@ -93,6 +93,75 @@ std::vector<std::string> texts(const json& v, const std::string& field) {
 
 }  // namespace
 
+namespace {
+[[noreturn]] void bad(const std::string& what) { throw HandshakeError(what); }
+}  // namespace
+
+Handshake parse_handshake(const std::string& line) {
+  const auto h = parse_line(line);
+  if (!h) bad("handshake is not a JSON object: '" + line.substr(0, 80) + "'");
+  const json& j = *h;
+  if (!j.contains("protocol") || j["protocol"] != "femc-solver/1")
+    bad("handshake: \"protocol\" must be \"femc-solver/1\"");
+  Handshake hs;
+  hs.name = j.value("name", std::string());
+  Capabilities& c = hs.capabilities;
+  c.outputs = outputs::qdd;
+  if (j.contains("outputs")) {
+    if (!j["outputs"].is_array()) bad("handshake: \"outputs\" must be an array");
+    for (const json& o : j["outputs"]) {
+      const std::string s = o.is_string() ? o.get<std::string>() : "";
+      if (s == "qdd") continue;
+      else if (s == "QN") c.outputs |= outputs::QN;
+      else if (s == "QW") c.outputs |= outputs::QW;
+      else if (s == "lambda") c.outputs |= outputs::lambda;
+      else if (s == "rank") c.outputs |= outputs::rank;
+      else bad("handshake: unknown output '" + s.substr(0, 20) + "' (qdd, QN, QW, lambda, rank)");
+    }
+  }
+  auto flag = [&](const char* key, bool& into) {
+    if (!j.contains(key)) return;
+    if (!j[key].is_boolean()) bad(std::string("handshake: \"") + key + "\" must be true or false");
+    into = j[key].get<bool>();
+  };
+  // Qᶜ is an output of its own only when it comes from the answer's Qᴺ and
+  // Qᵂ: derived from q̈ (M q̈ − Q) it would let E4's M Δq̈ = Qᶜ pass for any q̈.
+  if (c.returns(outputs::QN | outputs::QW)) c.outputs |= outputs::constraint_force;
+  flag("rank_deficient", c.rank_deficient);
+  flag("weighted", c.weighted);
+  flag("working_forces", c.working_forces);
+  auto power = [&](const char* key, long lo, long hi, int& into) {
+    if (!j.contains(key)) return;
+    const std::optional<long> p = integer_of(j[key]);
+    if (!p || *p < lo || *p > hi)
+      bad(std::string("handshake: \"") + key + "\" must be " + std::to_string(lo) + " or " + std::to_string(hi) +
+                ", got " + j[key].dump().substr(0, 20));
+    into = static_cast<int>(*p);
+  };
+  power("error_growth", 1, 2, c.error_growth);
+  power("residual_mass_power", 0, 1, c.residual_mass_power);
+  if (j.contains("rank_policy") && j["rank_policy"].is_string()) c.rank_policy = j["rank_policy"].get<std::string>();
+  if (j.contains("rank_tol")) {
+    // The relative rank tolerance it keeps σ_i > τσ₁ of P by: a number in
+    // (0, 1), as a JSON number or a decimal string.
+    const json& t = j["rank_tol"];
+    double tol = -1;
+    if (t.is_number()) tol = t.get<double>();
+    else if (t.is_string()) tol = std::strtod(t.get<std::string>().c_str(), nullptr);
+    if (!(tol > 0 && tol < 1))
+      bad("handshake: \"rank_tol\" must be a number in (0, 1), got " + t.dump().substr(0, 20));
+    c.rank_tol = tol;
+  }
+  hs.precisions = {"double"};
+  if (j.contains("precisions")) {
+    if (!j["precisions"].is_array() || j["precisions"].empty())
+      bad("handshake: \"precisions\" must be a non-empty array");
+    hs.precisions.clear();
+    for (const json& p : j["precisions"]) hs.precisions.push_back(p.is_string() ? p.get<std::string>() : "?");
+  }
+  return hs;
+}
+
 SolverProcess::SolverProcess(std::string command, std::chrono::milliseconds timeout, std::string stderr_path)
     : command_(std::move(command)), stderr_path_(std::move(stderr_path)), timeout_(timeout) {
   ::signal(SIGPIPE, SIG_IGN);  // a dead solver is a fault of the call, not the end of femc
@@ -135,68 +204,11 @@ void SolverProcess::start() {
   pid_ = pid, to_child_ = in[1], from_child_ = out[0];
   buffer_.clear();
   ++counts_.starts;
-  const std::string line = read_line();
-  const auto h = parse_line(line);
-  if (!h) fault("handshake is not a JSON object: '" + line.substr(0, 80) + "'", &Counts::protocol_errors);
-  const json& j = *h;
-  if (!j.contains("protocol") || j["protocol"] != "femc-solver/1")
-    fault("handshake: \"protocol\" must be \"femc-solver/1\"", &Counts::protocol_errors);
   Handshake hs;
-  hs.name = j.value("name", std::string());
-  Capabilities& c = hs.capabilities;
-  c.outputs = outputs::qdd;
-  if (j.contains("outputs")) {
-    if (!j["outputs"].is_array()) fault("handshake: \"outputs\" must be an array", &Counts::protocol_errors);
-    for (const json& o : j["outputs"]) {
-      const std::string s = o.is_string() ? o.get<std::string>() : "";
-      if (s == "qdd") continue;
-      else if (s == "QN") c.outputs |= outputs::QN;
-      else if (s == "QW") c.outputs |= outputs::QW;
-      else if (s == "lambda") c.outputs |= outputs::lambda;
-      else if (s == "rank") c.outputs |= outputs::rank;
-      else fault("handshake: unknown output '" + s.substr(0, 20) + "' (qdd, QN, QW, lambda, rank)", &Counts::protocol_errors);
-    }
-  }
-  auto flag = [&](const char* key, bool& into) {
-    if (!j.contains(key)) return;
-    if (!j[key].is_boolean()) fault(std::string("handshake: \"") + key + "\" must be true or false", &Counts::protocol_errors);
-    into = j[key].get<bool>();
-  };
-  // Qᶜ is an output of its own only when it comes from the answer's Qᴺ and
-  // Qᵂ: derived from q̈ (M q̈ − Q) it would let E4's M Δq̈ = Qᶜ pass for any q̈.
-  if (c.returns(outputs::QN | outputs::QW)) c.outputs |= outputs::constraint_force;
-  flag("rank_deficient", c.rank_deficient);
-  flag("weighted", c.weighted);
-  flag("working_forces", c.working_forces);
-  auto power = [&](const char* key, long lo, long hi, int& into) {
-    if (!j.contains(key)) return;
-    const std::optional<long> p = integer_of(j[key]);
-    if (!p || *p < lo || *p > hi)
-      fault(std::string("handshake: \"") + key + "\" must be " + std::to_string(lo) + " or " + std::to_string(hi) +
-                ", got " + j[key].dump().substr(0, 20),
-            &Counts::protocol_errors);
-    into = static_cast<int>(*p);
-  };
-  power("error_growth", 1, 2, c.error_growth);
-  power("residual_mass_power", 0, 1, c.residual_mass_power);
-  if (j.contains("rank_policy") && j["rank_policy"].is_string()) c.rank_policy = j["rank_policy"].get<std::string>();
-  if (j.contains("rank_tol")) {
-    // The relative rank tolerance it keeps σ_i > τσ₁ of P by: a number in
-    // (0, 1), as a JSON number or a decimal string.
-    const json& t = j["rank_tol"];
-    double tol = -1;
-    if (t.is_number()) tol = t.get<double>();
-    else if (t.is_string()) tol = std::strtod(t.get<std::string>().c_str(), nullptr);
-    if (!(tol > 0 && tol < 1))
-      fault("handshake: \"rank_tol\" must be a number in (0, 1), got " + t.dump().substr(0, 20), &Counts::protocol_errors);
-    c.rank_tol = tol;
-  }
-  hs.precisions = {"double"};
-  if (j.contains("precisions")) {
-    if (!j["precisions"].is_array() || j["precisions"].empty())
-      fault("handshake: \"precisions\" must be a non-empty array", &Counts::protocol_errors);
-    hs.precisions.clear();
-    for (const json& p : j["precisions"]) hs.precisions.push_back(p.is_string() ? p.get<std::string>() : "?");
+  try {
+    hs = parse_handshake(read_line());
+  } catch (const HandshakeError& e) {
+    fault(e.what(), &Counts::protocol_errors);
   }
   if (counts_.starts > 1 && (hs.precisions != handshake_.precisions || hs.capabilities.outputs != handshake_.capabilities.outputs))
     fault("handshake changed on restart", &Counts::protocol_errors);

@@ -123,15 +123,11 @@ void trajectory(Model& model, const std::string& name, double span, bool quick, 
   log << "  " << name << " trajectory: " << samples << " states\n";
 }
 
-}  // namespace
-
-std::string mujoco_campaign(bool quick, const std::vector<std::string>& user_models, int steps, Files& files,
-                            std::ostream& log) {
-  std::vector<Row> rows;
-  std::ostringstream findings;
-
-  // A user's models first: a file that does not load fails before any work.
-  for (const std::string& path : user_models) {
+// A user's models: each at its initial state and after `steps` of
+// MuJoCo's steps. A file that does not load fails before any work.
+void user_models(const std::vector<std::string>& paths, int steps, std::vector<Row>& rows, Files& files,
+                 std::ostream& log) {
+  for (const std::string& path : paths) {
     auto model = mujoco::load_file(path);
     const std::string stem = std::filesystem::path(path).stem().string();
     for (int at : {0, steps}) {
@@ -145,74 +141,86 @@ std::string mujoco_campaign(bool quick, const std::vector<std::string>& user_mod
     }
     log << "  " << path << ": checked\n";
   }
+}
 
-  // (i) 1. Along MuJoCo's own trajectories (default solimp, solref,
-  // timestep; its semi-implicit Euler): the crank-rocker from 1 rad at
-  // 2 rad/s, the closed chain from rest, Bricard's mechanism from the
-  // example's start.
+// (i) 1. Along MuJoCo's own trajectories (default solimp, solref,
+// timestep; its semi-implicit Euler): the crank-rocker from 1 rad at
+// 2 rad/s, the closed chain from rest, Bricard's mechanism from the
+// example's start.
+void along_trajectories(bool quick, std::vector<Row>& rows, Files& files, std::ostream& log) {
   trajectory(*mujoco::four_bar(1.0, 2.0), "crank-rocker", 3.0, quick, rows, files, log);
   trajectory(*mujoco::planar_loop(loop::kClosedChain, loop::kClosedChainStart, {0, 0, 0, 0}), "closed chain", 3.0,
              quick, rows, files, log);
   trajectory(*mujoco::bricard(), "Bricard", 1.0, quick, rows, files, log);
-  {
-    // MuJoCo keeps a fullinertia as its eigenvalues and a rotation: how far
-    // that is from the matrix written (Bricard's links, the only full ones).
-    auto model = mujoco::bricard();
-    const std::vector<double> errors = mujoco::bricard_inertia_errors(*model);
-    const double worst = *std::max_element(errors.begin(), errors.end());
-    double largest_entry = 0;
-    for (double x : bricard::kEven.inertia) largest_entry = std::max(largest_entry, std::abs(x));
-    double shift = 0;  // Σ 3·max|ΔI|: its bound on the change of M's entries
-    for (double e : errors) shift += 3 * e;
-    const Matrix<double> M = mujoco::extract(*model).M;
-    const double recursion = 16 * double(M.rows()) * 0x1p-52 * M.cwiseAbs().maxCoeff();  // M's own rounding
-    files["systems/mujoco_bricard.xml"] = mujoco::bricard_mjcf();
-    findings << "- **MuJoCo stores a `fullinertia` diagonalized, to " << sci(worst / largest_entry)
-             << " relative.** Bricard's links are written with full inertia matrices (`systems/mujoco_bricard.xml`); "
-                "the compiled model keeps their principal moments and a rotation (body_inertia, body_iquat), and "
-                "R·diag·Rᵀ differs from the matrix written by up to "
-             << sci(worst) << " kg m² (largest entry " << sci(largest_entry)
-             << "). It may move M's entries by Σ 3·|ΔI| over the links, " << sci(shift) << ", "
-             << sci(shift / recursion) << " times the rounding of M's recursion (16·n·ε·|M|∞); "
-                "tests/engines/test_same_mechanisms measures MuJoCo's M against Simbody's at the same q (the "
-                "planar loops, with diagonal inertias, agree to rounding). MuJoCo's answer is checked against its "
-                "own M, so (i) is unaffected.\n";
-  }
+}
 
-  // (i) 2. The change-point four-bar towards, and at, its folded configuration.
-  {
-    const int last = quick ? 8 : 16;
-    for (int k = 2; k <= last + 1; ++k) {
-      const double theta = k <= last ? std::pow(10.0, -0.5 * k) : 0.0;
-      auto model = mujoco::four_bar(theta, 1.0, {}, loop::kChangePoint);
-      const Extracted e = mujoco::extract(*model);
-      rows.push_back(evaluate(*model, e, "change-point", k <= last ? "near singular" : "folded (θ = 0)"));
-      if (k > last)
-        files["systems/mujoco_change_point_folded_hard.json"] = mujoco::to_solve_json(
-            mujoco::hard(e), "MuJoCo hard four-bar",
-            "MuJoCo, change-point four-bar folded flat (θ = 0) at 1 rad/s: hard Gauss data (M, efc_J, b = −J̇v by "
-            "differences of efc_J, qfrc_smooth)");
-    }
-    log << "  change-point near singular and folded: " << last << " states\n";
-  }
+// MuJoCo keeps a fullinertia as its eigenvalues and a rotation: how far
+// that is from the matrix written (Bricard's links, the only full ones). A
+// finding of the report.
+std::string inertia_finding(Files& files) {
+  std::ostringstream findings;
+  auto model = mujoco::bricard();
+  const std::vector<double> errors = mujoco::bricard_inertia_errors(*model);
+  const double worst = *std::max_element(errors.begin(), errors.end());
+  double largest_entry = 0;
+  for (double x : bricard::kEven.inertia) largest_entry = std::max(largest_entry, std::abs(x));
+  double shift = 0;  // Σ 3·max|ΔI|: its bound on the change of M's entries
+  for (double e : errors) shift += 3 * e;
+  const Matrix<double> M = mujoco::extract(*model).M;
+  const double recursion = 16 * double(M.rows()) * 0x1p-52 * M.cwiseAbs().maxCoeff();  // M's own rounding
+  files["systems/mujoco_bricard.xml"] = mujoco::bricard_mjcf();
+  findings << "- **MuJoCo stores a `fullinertia` diagonalized, to " << sci(worst / largest_entry)
+           << " relative.** Bricard's links are written with full inertia matrices (`systems/mujoco_bricard.xml`); "
+              "the compiled model keeps their principal moments and a rotation (body_inertia, body_iquat), and "
+              "R·diag·Rᵀ differs from the matrix written by up to "
+           << sci(worst) << " kg m² (largest entry " << sci(largest_entry)
+           << "). It may move M's entries by Σ 3·|ΔI| over the links, " << sci(shift) << ", "
+           << sci(shift / recursion) << " times the rounding of M's recursion (16·n·ε·|M|∞); "
+              "tests/engines/test_same_mechanisms measures MuJoCo's M against Simbody's at the same q (the "
+              "planar loops, with diagonal inertias, agree to rounding). MuJoCo's answer is checked against its "
+              "own M, so (i) is unaffected.\n";
+  return findings.str();
+}
 
-  // (ii) The distance from hard Gauss: on exact states of the crank-rocker
-  // (a_ref is rounding there: the whole velocity-product term is missing) and
-  // along MuJoCo's trajectory, over solimp's impedance d (dmin = dmax = d),
-  // solref's time constant and the timestep.
+// (i) 2. The change-point four-bar towards, and at, its folded configuration.
+void towards_folded(bool quick, std::vector<Row>& rows, Files& files, std::ostream& log) {
+  const int last = quick ? 8 : 16;
+  for (int k = 2; k <= last + 1; ++k) {
+    const double theta = k <= last ? std::pow(10.0, -0.5 * k) : 0.0;
+    auto model = mujoco::four_bar(theta, 1.0, {}, loop::kChangePoint);
+    const Extracted e = mujoco::extract(*model);
+    rows.push_back(evaluate(*model, e, "change-point", k <= last ? "near singular" : "folded (θ = 0)"));
+    if (k > last)
+      files["systems/mujoco_change_point_folded_hard.json"] = mujoco::to_solve_json(
+          mujoco::hard(e), "MuJoCo hard four-bar",
+          "MuJoCo, change-point four-bar folded flat (θ = 0) at 1 rad/s: hard Gauss data (M, efc_J, b = −J̇v by "
+          "differences of efc_J, qfrc_smooth)");
+  }
+  log << "  change-point near singular and folded: " << last << " states\n";
+}
+
+// (ii) The distance from hard Gauss: on exact states of the crank-rocker
+// (a_ref is rounding there: the whole velocity-product term is missing) and
+// along MuJoCo's trajectory, over solimp's impedance d (dmin = dmax = d),
+// solref's time constant and the timestep. Writes mujoco_softness.csv and
+// the crank-rocker's hard data; returns the largest distances per class.
+struct Softness {
+  struct Worst {
+    double total = 0, velocity_product = 0, softening = 0;
+  };
+  std::map<std::string, Worst> worst;
+  std::vector<std::string> order;  // the classes, first seen first
+};
+Softness softness_sweep(bool quick, Files& files, std::ostream& log) {
   std::ostringstream softness;
   softness << "class,d,timeconst,timestep,state,t,total,velocity_product,softening,violation\n";
   softness.precision(6);
   const std::vector<double> ds = quick ? std::vector<double>{0.9, 0.9999} : std::vector<double>{0.9, 0.99, 0.999, 0.9999};
   const std::vector<double> timesteps = quick ? std::vector<double>{0.002} : std::vector<double>{0.0005, 0.002, 0.008};
-  struct Worst {
-    double total = 0, velocity_product = 0, softening = 0;
-  };
-  std::map<std::string, Worst> summary;
-  std::vector<std::string> summary_order;
+  Softness out;
   auto note = [&](const std::string& key, const Distance& dist) {
-    if (!summary.count(key)) summary_order.push_back(key);
-    Worst& w = summary[key];
+    if (!out.worst.count(key)) out.order.push_back(key);
+    Softness::Worst& w = out.worst[key];
     w.total = std::max(w.total, dist.total);
     w.velocity_product = std::max(w.velocity_product, dist.velocity_product);
     w.softening = std::max(w.softening, dist.softening);
@@ -270,8 +278,12 @@ std::string mujoco_campaign(bool quick, const std::vector<std::string>& user_mod
         sci(distance(e).total) + " from its solution (relative)");
   }
   log << "  softness sweep: " << ds.size() << " impedances × " << timesteps.size() << " timesteps × 2 time constants\n";
+  return out;
+}
 
-  files["mujoco.csv"] = csv(rows);
+// The report's section: (i) the table of rows, (ii) the softness summary,
+// then the findings.
+std::string section(const std::vector<Row>& rows, const Softness& softness, const std::string& findings) {
   std::ostringstream md;
   md << "## MuJoCo " << mj_versionString() << "\n\n"
      << "### (i) Does MuJoCo compute the soft Gauss solution it documents?\n\n"
@@ -294,13 +306,27 @@ std::string mujoco_campaign(bool quick, const std::vector<std::string>& user_mod
         "over the states; solimp = \"d d 0.001\"; `mujoco_softness.csv`, `mujoco_softness.png`.\n\n"
      << "| class | impedance d | solref time constant | timestep | total | velocity-product part | softening part |\n"
         "|---|---|---|---|---|---|---|\n";
-  for (const std::string& key : summary_order) {
-    const Worst& w = summary[key];
+  for (const std::string& key : softness.order) {
+    const Softness::Worst& w = softness.worst.at(key);
     md << "| " << key << " | " << sci(w.total) << " | " << sci(w.velocity_product) << " | " << sci(w.softening)
        << " |\n";
   }
-  md << "\n" << findings.str() << "\n";
+  md << "\n" << findings << "\n";
   return md.str();
+}
+
+}  // namespace
+
+std::string mujoco_campaign(bool quick, const std::vector<std::string>& user_model_files, int steps, Files& files,
+                            std::ostream& log) {
+  std::vector<Row> rows;
+  user_models(user_model_files, steps, rows, files, log);
+  along_trajectories(quick, rows, files, log);
+  const std::string findings = inertia_finding(files);
+  towards_folded(quick, rows, files, log);
+  const Softness softness = softness_sweep(quick, files, log);
+  files["mujoco.csv"] = csv(rows);
+  return section(rows, softness, findings);
 }
 
 }  // namespace femc::engines::campaign

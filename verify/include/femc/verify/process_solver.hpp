@@ -41,6 +41,19 @@ struct Handshake {
   std::vector<std::string> precisions;  // femc solve's names: double, float128, exact, or MPFR bits
 };
 
+// A first line that is not the protocol's handshake.
+class HandshakeError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The handshake a solver's first line declares (a pure function: the
+// process's start() reads the line and calls it). Throws HandshakeError
+// naming the field and what it got. Unset fields take the protocol's
+// defaults (PROTOCOL.md): q̈ alone, at double, and Capabilities' defaults
+// for the rest.
+Handshake parse_handshake(const std::string& line);
+
 // An answer, as the texts the solver wrote (JSON numbers keep their text).
 struct Answer {
   std::vector<std::string> qdd, QN, QW, lambda;
