@@ -14,6 +14,7 @@ packages=(
   libmujoco-dev   # engines/: the MuJoCo adapter (optional likewise)
   libopenmpi-dev openmpi-bin  # studies/: the MPI runner (optional likewise; mpirun for the mpi tests)
   libsuitesparse-dev  # bench/: CHOLMOD and SPQR beside femc's sparse kernels (optional likewise)
+  pybind11-dev python3-dev python3-numpy python3-mpmath python3-pytest  # python/: import femc (optional likewise)
 )
 
 missing=()

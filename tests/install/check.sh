@@ -17,3 +17,19 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
   --studies conditioning -o "$work/verify" >/dev/null
 grep -q "plots: drawn by \`$work/prefix/share/femc/plot_studies.py\`" "$work/verify/numpy-pinv/README.md" ||
   { echo "install: femc verify did not draw its plots with the installed script" >&2; grep plots "$work/verify/numpy-pinv/README.md" >&2; exit 1; }
+
+# The installed Python package, imported by the interpreter it was built for
+# from a clean directory (nothing of the source or build tree on its path).
+python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+site=$(sed -n 's/^FEMC_PYTHON_INSTALL_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
+if [ -n "$site" ] && [ -e "$work/prefix/$site/femc/__init__.py" ]; then
+  mkdir -p "$work/clean"
+  (cd "$work/clean" && env -u PYTHONPATH PYTHONPATH="$work/prefix/$site" "$python" -c '
+import femc, sys
+r = femc.solve([[2, 0], [0, 2]], [[1, 1]], [0], [0, -2], precision=256)
+assert r.precision == "mpfr-256" and str(r.qdd[0]).startswith("0.5"), r.qdd
+assert femc.__file__.startswith(sys.argv[1]), femc.__file__
+' "$work/prefix/$site") || { echo "install: the installed femc package does not import and solve" >&2; exit 1; }
+else
+  echo "install: the Python module was not built; its installed import not checked"
+fi

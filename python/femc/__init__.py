@@ -1,0 +1,308 @@
+"""femc from Python: the fundamental equation of constrained motion, solved at
+the precision you choose, by the code `femc solve` runs.
+
+    >>> import numpy as np, femc
+    >>> r = femc.solve(M=np.eye(2), A=[[1, 1], [1, 1]], b=[1, 1], Q=[0, -9.81], precision=256)
+    >>> r.qdd          # mpmath.mpf values at 256 bits; numpy arrays at precision "double"
+
+Numbers cross the boundary without being rounded again:
+
+- in: an int, a str ("0.1" is the decimal 0.1, "1/3" a fraction), a
+  fractions.Fraction, an mpmath.mpf or a decimal.Decimal is taken at its exact
+  value; a binary float (Python's float, numpy's float16/32/64/longdouble) is
+  taken at its exact binary value, and at a working precision other than
+  "double" the data are then declared rounded to that float's precision
+  (femc's rounded-data rule: rank is decided above the data's rounding level),
+  unless `data_precision` says otherwise; the result's `data_precision_rule`
+  says which rule applied.
+- out: numpy float64 arrays at "double"; fractions.Fraction at "exact";
+  mpmath.mpf at the working precision's bits otherwise (MPFR's bits; the
+  others' as femc describe gives them), read from texts that femc prints to
+  round-trip, so an MPFR result is exactly femc's.
+
+Bad input raises femc.InputError (a ValueError) naming the field and the
+value; a system the method cannot solve raises femc.MethodError.
+"""
+import decimal
+import fractions
+import json
+import numbers
+
+import mpmath
+import numpy as np
+
+from . import _femc
+from ._errors import Error, InputError, MethodError
+
+__all__ = ["solve", "solve_model", "simulate", "describe", "Result", "Simulation", "Error", "InputError",
+           "MethodError"]
+
+# The precision (femc's data-precision name) a binary float's value was rounded to.
+_FLOAT_DATA_PRECISION = {np.dtype(np.float16): "11", np.dtype(np.float32): "24", np.dtype(np.float64): "double",
+                         np.dtype(np.longdouble): "long-double"}
+_COARSENESS = ["11", "24", "double", "long-double"]  # coarsest first
+
+
+def describe():
+    """femc's methods and precisions as data (`femc describe --json`)."""
+    return json.loads(_femc.describe_document())
+
+
+_BITS = {p["name"]: p["bits"] for p in describe()["precisions"] if p.get("bits")}  # a fixed precision's bits
+
+
+# --------------------------------------------------------------------------
+# Input: every number as its exact text.
+
+class _Texts:
+    """Turns the inputs into femc's number texts and remembers the coarsest binary float seen."""
+
+    def __init__(self):
+        self.float_precision = None  # femc's name of the coarsest float precision among the inputs
+
+    def _saw_float(self, dtype):
+        p = _FLOAT_DATA_PRECISION.get(np.dtype(dtype), "double")
+        if self.float_precision is None or _COARSENESS.index(p) < _COARSENESS.index(self.float_precision):
+            self.float_precision = p
+
+    def number(self, x, field):
+        if isinstance(x, (bool, np.bool_)):
+            raise InputError(field, f"{x!r} is a truth value, not a number")
+        if isinstance(x, str):
+            return x  # femc's grammar decides (a decimal or p/q)
+        if isinstance(x, (numbers.Integral, np.integer)):
+            return str(int(x))
+        if isinstance(x, fractions.Fraction):
+            return _ratio(x.numerator, x.denominator)
+        if isinstance(x, decimal.Decimal):
+            if not x.is_finite():
+                raise InputError(field, f"{x} is not a finite number")
+            return _ratio(*x.as_integer_ratio())
+        if isinstance(x, mpmath.mpf):
+            if not mpmath.isfinite(x):
+                raise InputError(field, f"{x} is not a finite number")
+            return _ratio(*_mpf_ratio(x))
+        if isinstance(x, (float, np.floating)):
+            if not np.isfinite(x):
+                raise InputError(field, f"{x!r} is not a finite number")
+            self._saw_float(np.asarray(x).dtype)
+            return _ratio(*x.as_integer_ratio())
+        raise InputError(field, f"{x!r} ({type(x).__name__}) is not a number")
+
+    def vector(self, v, field):
+        a = _array(v, field)
+        if a.ndim != 1:
+            raise InputError(field, f"expected a vector, got an array of shape {a.shape}")
+        return [self.number(a[i], f"{field}[{i}]") for i in range(a.shape[0])]
+
+    def matrix(self, v, field):
+        a = _array(v, field)
+        if a.ndim == 1 and a.shape[0] == 0:
+            return []  # [] for no rows
+        if a.ndim != 2:
+            raise InputError(field, f"expected a matrix (rows of numbers), got an array of shape {a.shape}")
+        return [[self.number(a[i, j], f"{field}[{i}][{j}]") for j in range(a.shape[1])] for i in range(a.shape[0])]
+
+
+def _ratio(p, q):
+    return str(p) if q == 1 else f"{p}/{q}"
+
+
+def _mpf_ratio(x):
+    """An mpf's exact value (−1)^sign·man·2^exp as (numerator, denominator), in lowest terms (mpf.man is
+    the magnitude: the sign is apart)."""
+    return mpmath.libmp.to_rational(x._mpf_)
+
+
+def _array(v, field):
+    """v as a numpy array of objects (the numbers as given), or InputError."""
+    if isinstance(v, np.ndarray):
+        return v
+    try:
+        a = np.empty(0, dtype=object) if isinstance(v, (list, tuple)) and len(v) == 0 else np.array(v, dtype=object)
+    except ValueError as e:  # ragged rows
+        raise InputError(field, f"rows of different lengths ({e})") from None
+    if a.dtype == object and a.ndim >= 1 and any(isinstance(x, (list, tuple, np.ndarray)) for x in a.flat):
+        raise InputError(field, "rows of different lengths")
+    return a
+
+
+def _precision_name(precision):
+    if isinstance(precision, (numbers.Integral, np.integer)) and not isinstance(precision, bool):
+        return str(int(precision))
+    if isinstance(precision, str):
+        return precision
+    names = ", ".join(p["name"] for p in describe()["precisions"] if p["name"] != "BITS")
+    raise InputError("precision", f"{precision!r}: a name ({names}) or MPFR bits")
+
+
+# --------------------------------------------------------------------------
+# Output: femc's texts as numpy, mpmath or Fraction values.
+
+def _reader(precision):
+    """A function text → value at this precision's kind, and the mpmath bits (None when not mpmath)."""
+    if precision == "double":
+        return float, None
+    if precision == "exact":
+        return fractions.Fraction, None
+    bits = _BITS.get(precision)  # femc describe's; MPFR's are in its name
+    if bits is None:
+        bits = int(precision[5:] if precision.startswith("mpfr-") else precision)
+
+    def read(text):
+        with mpmath.workprec(bits):
+            return mpmath.mpf(text)
+    return read, bits
+
+
+class Result:
+    """The solution of one system: q̈ (qdd), Qᴺ (QN), Qᵂ (QW), Qᶜ (Qc), λ (lambda_, or result["lambda"]),
+    G_g at q̈ (Gg_min), ‖δ‖² (delta_norm_sq) and ‖δ‖ (delta_norm), the rank decided, the method and
+    precisions, the diagnostics (rank decision, κ(M), κ(B), warnings, notes) and the data-precision rule
+    that applied. `document` is `femc solve`'s JSON of the same solve."""
+
+    def __init__(self, document, rule=None):
+        self.document = document
+        d = json.loads(document)
+        self.precision = d["precision"]
+        self.method = d["method"]
+        self.data_precision = d["data_precision"]
+        read, self.bits = _reader(d["precision"])
+        vec = (lambda t: np.array([read(x) for x in t], dtype=float)) if read is float else \
+            (lambda t: np.array([read(x) for x in t], dtype=object))
+        self.qdd, self.QN, self.QW, self.Qc, self.lambda_ = (vec(d[k]) for k in ("qdd", "QN", "QW", "Qc", "lambda"))
+        self.rank = d["rank"]
+        self.delta_norm_sq, self.delta_norm, self.Gg_min = (
+            None if d.get(k) is None else read(d[k]) for k in ("delta_norm_sq", "delta_norm", "Gg_min"))
+        diag = d["diagnostics"]
+        self.diagnostics = {k: (read(v) if isinstance(v, str) and k.startswith(("rank_", "kappa_")) else v)
+                            for k, v in diag.items()}
+        self.warnings = list(diag.get("warnings", []))
+        self.notes = list(diag.get("notes", []))
+        self.data_precision_rule = rule or diag.get("data_precision_rule", "")
+
+    def __getitem__(self, key):
+        return self.lambda_ if key == "lambda" else getattr(self, key)
+
+    def __repr__(self):
+        return (f"femc.Result(method={self.method!r}, precision={self.precision!r}, rank={self.rank}, "
+                f"warnings={len(self.warnings)})")
+
+
+# --------------------------------------------------------------------------
+
+# The command's option names as this module's keyword arguments, in errors.
+_KEYWORDS = {"rank-tol": "rank_tol", "data-precision": "data_precision"}
+
+
+def _call(f, *args):
+    """f(*args) with an InputError's field named as this module's keyword argument."""
+    try:
+        return f(*args)
+    except InputError as e:
+        if e.field in _KEYWORDS:
+            raise InputError(_KEYWORDS[e.field], e.message) from None
+        raise
+
+
+def solve(M, A, b, Q, C=None, W=None, precision="double", method="", data_precision=None, rank_tol=None):
+    """Solves the constrained system (M, A, b, Q, C, W) at `precision` (a name of femc describe's
+    precisions, e.g. "double" or "exact", or MPFR bits as an int or "mpfr-<bits>") with `method` (femc describe;
+    default cod, exact at precision "exact"). `data_precision` states the precision the data were rounded to
+    ("exact", "double", …; default: see the module's doc); `rank_tol` the relative rank tolerance τ (a number
+    or its text). Returns a Result."""
+    texts = _Texts()
+    doc = {"M": texts.matrix(M, "M"), "A": texts.matrix(A, "A"), "b": texts.vector(b, "b"),
+           "Q": texts.vector(Q, "Q")}
+    if C is not None:
+        doc["C"] = texts.vector(C, "C")
+    if W is not None:
+        doc["W"] = texts.matrix(W, "W")
+    name = _precision_name(precision)
+    rule = None
+    if data_precision is None and texts.float_precision is not None and name not in ("double", "exact"):
+        data_precision = texts.float_precision
+        rule = (f"binary floats given at precision {name}: taken at their exact values as data rounded to "
+                f"{texts.float_precision} (femc's rounded-data rule: rank decided above that rounding level, M and W "
+                "judged at it); data_precision='exact' takes them as exact")
+    tol = "" if rank_tol is None else texts.number(rank_tol, "rank_tol")
+    out = _call(_femc.solve_document, json.dumps(doc), name, method or "", tol,
+                "" if data_precision is None else _precision_name(data_precision))
+    return Result(out, rule)
+
+
+def solve_model(model, state=None, precision="double", method="", rank_tol=None):
+    """Solves a model file (a path, or its JSON text or dict: "kind": "planar" or "spatial") at its initial
+    state, or at `state` ({"q": [...], "qd": [...]}, the coordinates as numbers or texts), as `femc solve`
+    does. Returns a Result."""
+    if isinstance(model, dict):
+        document = json.dumps(model)
+    elif isinstance(model, str) and model.lstrip().startswith("{"):
+        document = model
+    else:
+        with open(model, encoding="utf-8") as f:
+            document = f.read()
+    state_doc = None
+    if state is not None:
+        texts = _Texts()
+        state_doc = json.dumps({k: texts.vector(v, k) for k, v in state.items()})
+    tol = "" if rank_tol is None else _Texts().number(rank_tol, "rank_tol")
+    return Result(_call(_femc.solve_document, document, _precision_name(precision), method or "", tol, "", state_doc))
+
+
+# --------------------------------------------------------------------------
+# Simulation.
+
+_SIMULATE_OPTIONS = ("t_end", "dt", "tol", "stepper", "stages", "baumgarte", "formulation", "step", "contact_model",
+                     "contact_tol", "method", "record_every")
+
+
+def _setting(value, field):
+    """A setting (a time, a step, a tolerance) as the text a user types: a float by its shortest decimal
+    (dt=0.01 is the hundredth the command line's --dt 0.01 is), anything else as an input number."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (float, np.floating)) and not isinstance(value, np.longdouble) and np.isfinite(value):
+        return repr(float(value))
+    return _Texts().number(value, field)
+
+
+class Simulation:
+    """A run of `femc simulate`: `records` maps each CSV column (t, the coordinates, their rates, energy,
+    the work terms, the balance, the violations, …) to a numpy float64 array; `records_text` keeps every
+    digit of the working precision (the CSV's rows as lists of texts, `columns` their names). `summary`
+    is the command's JSON summary (settings, stop reason, maxima, events, warnings); `completed` says
+    whether the run reached t_end, `warnings` why femc cannot vouch for it, when it cannot."""
+
+    def __init__(self, csv_bytes, summary, completed, warned):
+        lines = csv_bytes.decode("utf-8").splitlines()
+        self.columns = lines[0].split(",") if lines else []
+        self.records_text = [line.split(",") for line in lines[1:]]
+        self.records = {c: np.array([float(r[i]) for r in self.records_text]) for i, c in enumerate(self.columns)}
+        self.summary = json.loads(summary)
+        self.completed = bool(completed)
+        self.warned = bool(warned)
+        self.warnings = self.summary.get("warnings", [])
+        self.stop_reason = self.summary.get("stop_reason", "")
+
+    def __repr__(self):
+        return (f"femc.Simulation(system={self.summary.get('system')!r}, records={len(self.records_text)}, "
+                f"completed={self.completed}, warnings={len(self.warnings)})")
+
+
+def simulate(system, precision="double", **options):
+    """Integrates a built-in system (femc simulate --list) or a model file (a path) at `precision`
+    ("double", "long-double", "float128" or MPFR bits), with `femc simulate`'s options as keyword
+    arguments: t_end, dt, tol, stepper, stages, baumgarte ("alpha,beta" or a pair), formulation, step,
+    contact_model, contact_tol, method, record_every. Numbers may be given as numbers or texts.
+    Returns a Simulation."""
+    args = {"system": str(system), "precision": _precision_name(precision)}
+    for key, value in options.items():
+        if key not in _SIMULATE_OPTIONS:
+            raise InputError(key, f"not an option of simulate ({', '.join(_SIMULATE_OPTIONS)})")
+        if key == "baumgarte" and isinstance(value, (tuple, list)):
+            value = ",".join(_setting(v, "baumgarte") for v in value)
+        else:
+            value = _setting(value, key)
+        args[key] = value
+    return Simulation(*_call(_femc.simulate, args))

@@ -1,0 +1,93 @@
+// femc._femc: the C++ half of `import femc` (python/femc/ is the other).
+// It passes documents, not numbers: a system goes in as `femc solve`'s JSON,
+// every number as its text, and the result comes back as `femc solve`'s JSON,
+// so that the module and the command run the same code and give the same
+// answer at every precision; the package turns the texts into numpy, mpmath
+// or fractions.Fraction values without rounding them again.
+//
+// femc's errors become the package's exceptions (femc/_errors.py):
+// InputError (a ValueError naming the field) and MethodError. The GIL is
+// released while femc computes. The module installs no GMP allocator: the
+// MPFR limb pool (scalar/mpfr_pool.hpp) stays the command's, since gmpy2 or
+// mpmath may share the process's GMP.
+#include <pybind11/pybind11.h>
+
+#include <string>
+
+#include "commands.hpp"
+#include "femc/errors.hpp"
+#include "simulate_run.hpp"
+
+namespace py = pybind11;
+
+namespace {
+
+// Raises the package's exception `name` (femc/_errors.py) with these
+// arguments; never returns.
+[[noreturn]] void raise(const char* name, const py::object& arg1, const py::object& arg2) {
+  const py::object type = py::module_::import("femc._errors").attr(name);
+  const py::object error = arg2.is_none() ? type(arg1) : type(arg1, arg2);
+  PyErr_SetObject(type.ptr(), error.ptr());
+  throw py::error_already_set();
+}
+
+// Runs f with the GIL released, femc's errors translated.
+template <class F>
+std::string translated(F&& f) {
+  std::string out;
+  try {
+    py::gil_scoped_release release;
+    out = f();
+  } catch (const femc::InputError& e) {
+    const std::string what = e.what();
+    raise("InputError", py::str(e.field()), py::str(what.substr(e.field().size() + 2)));
+  } catch (const femc::MethodError& e) {
+    raise("MethodError", py::str(e.what()), py::none());
+  }
+  return out;
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_femc, m) {
+  m.doc() = "femc's C++ core: documents in, documents out (use the package femc)";
+  m.def(
+      "solve_document",
+      [](const std::string& document, const std::string& precision, const std::string& method,
+         const std::string& rank_tol, const std::string& data_precision, py::object state) {
+        femc::cli::SolveRequest r{precision, method, rank_tol, data_precision};
+        const bool has_state = !state.is_none();
+        const std::string state_text = has_state ? state.cast<std::string>() : std::string();
+        return translated([&] {
+          return femc::cli::solve_document(document, r, has_state ? &state_text : nullptr, "the system");
+        });
+      },
+      py::arg("document"), py::arg("precision") = "", py::arg("method") = "", py::arg("rank_tol") = "",
+      py::arg("data_precision") = "", py::arg("state") = py::none(),
+      "femc solve on a system (or model) document; the result as femc solve's JSON");
+  m.def(
+      "simulate",
+      [](const py::dict& options) {
+        // The command's options as texts (simulate_run.hpp); unknown keys are
+        // the package's to refuse.
+        femc::cli::SimulateArgs a;
+        const std::pair<const char*, std::string*> fields[] = {
+            {"system", &a.system},         {"precision", &a.precision},       {"t_end", &a.t_end},
+            {"dt", &a.dt},                 {"tol", &a.tol},                   {"stepper", &a.stepper},
+            {"stages", &a.stages},         {"baumgarte", &a.baumgarte},       {"formulation", &a.formulation},
+            {"step", &a.step},             {"contact_model", &a.contact_model}, {"contact_tol", &a.contact_tol},
+            {"method", &a.method},         {"record_every", &a.record_every}};
+        for (const auto& [key, field] : fields)
+          if (options.contains(key)) *field = options[key].cast<std::string>();
+        femc::cli::SimulateOutput out;
+        translated([&] {
+          out = femc::cli::simulate_system(a);
+          return std::string();
+        });
+        return py::make_tuple(py::bytes(out.csv), out.summary, out.completed, out.warned);
+      },
+      py::arg("options"), "femc simulate: (CSV, JSON summary, completed, warned)");
+  m.def(
+      "describe_document", [] { return translated([] { return femc::cli::describe_document(); }); },
+      "femc describe --json");
+}
