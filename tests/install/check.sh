@@ -20,9 +20,9 @@ grep -q "plots: drawn by \`$work/prefix/share/femc/plot_studies.py\`" "$work/ver
 
 # The installed Python package, imported by the interpreter it was built for
 # from a clean directory (nothing of the source or build tree on its path).
-python=$(sed -n 's/^Python3_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
+python=$(sed -n 's/^FEMC_PYTHON_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
 site=$(sed -n 's/^FEMC_PYTHON_INSTALL_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
-if [ -n "$site" ] && [ -e "$work/prefix/$site/femc/__init__.py" ]; then
+if [ -n "$python" ] && [ -n "$site" ] && [ -e "$work/prefix/$site/femc/__init__.py" ]; then
   mkdir -p "$work/clean"
   (cd "$work/clean" && env -u PYTHONPATH PYTHONPATH="$work/prefix/$site" "$python" -c '
 import femc, sys

@@ -366,13 +366,11 @@ Vector<S> read_vector(const std::vector<std::string>& t, const char* field) {
 }  // namespace
 
 template <class S>
-RegisteredSolver process_solver(const std::shared_ptr<SolverProcess>& process, const std::string& name,
-                                const std::string& precision) {
-  const Handshake& h = process->handshake();
-  RegisteredSolver r(name, "external process solver '" + h.name + "'", h.capabilities);
-  r.at<S>([process, precision](const System<S>& sys, const Options<S>&) {
-    const Answer a = process->solve(to_system_text(sys), precision);
-    const Capabilities& c = process->handshake().capabilities;
+RegisteredSolver answering_solver(const std::string& name, const std::string& description, const Handshake& declared,
+                                  Ask ask) {
+  RegisteredSolver r(name, description, declared.capabilities);
+  r.at<S>([ask = std::move(ask), c = declared.capabilities](const System<S>& sys, const Options<S>&) {
+    const Answer a = ask(to_system_text(sys));
     Solution<S> s;
     s.qdd = read_vector<S>(a.qdd, "qdd");
     if (c.returns(outputs::QN)) s.QN = read_vector<S>(a.QN, "QN");
@@ -396,6 +394,21 @@ RegisteredSolver process_solver(const std::shared_ptr<SolverProcess>& process, c
   return r;
 }
 
+template <class S>
+RegisteredSolver process_solver(const std::shared_ptr<SolverProcess>& process, const std::string& name,
+                                const std::string& precision) {
+  const Handshake& h = process->handshake();
+  return answering_solver<S>(name, "external process solver '" + h.name + "'", h,
+                             [process, precision](const SystemText& t) { return process->solve(t, precision); });
+}
+
+#define FEMC_ANSWERING_SOLVER(S)                                                                                  \
+  template RegisteredSolver answering_solver<S>(const std::string&, const std::string&, const Handshake&, Ask);
+FEMC_ANSWERING_SOLVER(double)
+FEMC_ANSWERING_SOLVER(float128)
+FEMC_ANSWERING_SOLVER(mpfr_real)
+FEMC_ANSWERING_SOLVER(rational)
+#undef FEMC_ANSWERING_SOLVER
 template RegisteredSolver process_solver<double>(const std::shared_ptr<SolverProcess>&, const std::string&,
                                                  const std::string&);
 template RegisteredSolver process_solver<float128>(const std::shared_ptr<SolverProcess>&, const std::string&,

@@ -18,6 +18,7 @@
 // wrong size, or a number that is not finite. femc then kills the process
 // and starts it again at the next call; femc itself never stops.
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -117,9 +118,18 @@ SystemText to_system_text(const System<S>& sys) {
   return t;
 }
 
+// The registry entry at S of a solver that answers as the protocol says: a
+// system's texts in, the answer's texts out (`ask`; SolverFault for a fault,
+// MethodError for a refusal), with the capabilities its handshake declares.
+// The answer is read at S; Qᶜ = Qᴺ + Qᵂ when both are given, else M q̈ − Q.
+// A process solver is one (below); the Python module's function another.
+using Ask = std::function<Answer(const SystemText&)>;
+template <class S>
+RegisteredSolver answering_solver(const std::string& name, const std::string& description, const Handshake& declared,
+                                  Ask ask);
+
 // The registry entry of a process solver at S (the working precision named
-// `precision`): the answer is read at S, Qᶜ = Qᴺ + Qᵂ when both are given,
-// else M q̈ − Q.
+// `precision`).
 template <class S>
 RegisteredSolver process_solver(const std::shared_ptr<SolverProcess>& process, const std::string& name,
                                 const std::string& precision);
