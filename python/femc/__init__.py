@@ -22,11 +22,17 @@ Numbers cross the boundary without being rounded again:
 
 Bad input raises femc.InputError (a ValueError) naming the field and the
 value; a system the method cannot solve raises femc.MethodError.
+
+femc.verify(fn, capabilities) holds a solver written in Python to femc's
+claims and studies, with femc verify's verdict and report (docs/python.md).
 """
 import decimal
 import fractions
 import json
 import numbers
+import os
+import shutil
+import tempfile
 
 import mpmath
 import numpy as np
@@ -34,8 +40,8 @@ import numpy as np
 from . import _femc
 from ._errors import Error, InputError, MethodError
 
-__all__ = ["solve", "solve_model", "simulate", "describe", "Result", "Simulation", "Error", "InputError",
-           "MethodError"]
+__all__ = ["solve", "solve_model", "simulate", "verify", "describe", "Result", "Simulation", "Verification", "Error",
+           "InputError", "MethodError"]
 
 # The precision (femc's data-precision name) a binary float's value was rounded to.
 _FLOAT_DATA_PRECISION = {np.dtype(np.float16): "11", np.dtype(np.float32): "24", np.dtype(np.float64): "double",
@@ -306,3 +312,185 @@ def simulate(system, precision="double", **options):
             value = _setting(value, key)
         args[key] = value
     return Simulation(*_call(_femc.simulate, args))
+
+
+# --------------------------------------------------------------------------
+# Verification of a Python function: femc verify's claims and studies on it.
+#
+# The claims are RapidCheck properties, and Debian's librapidcheck.a cannot
+# be linked into a Python extension (it is not position-independent), so
+# the verdict comes from the femc command itself: `femc verify --solver`
+# starts _relay.py as its process solver, which relays the protocol's lines
+# (verify/PROTOCOL.md) over a Unix socket back to this process, where the
+# function runs. A Python exception closes the connection: femc sees the
+# solver crash, fails that case and starts the relay again.
+
+def _cli():
+    """The femc command beside this package: $FEMC_CLI, the build tree's (python/femc → cli/femc), the
+    installed one (lib/pythonX.Y/dist-packages/femc → bin/femc), or the PATH's."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    for path in (os.environ.get("FEMC_CLI"), os.path.join(here, "..", "..", "cli", "femc"),
+                 os.path.join(here, "..", "..", "..", "..", "bin", "femc"), shutil.which("femc")):
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return os.path.normpath(path)
+    raise Error("the femc command was not found beside the package (set FEMC_CLI)")
+
+
+def _request_values(req):
+    """A protocol request's system at its precision's kind: numpy float64 arrays at double, object arrays of
+    mpmath.mpf at MPFR bits, of Fraction at exact."""
+    precision, n, m = req["precision"], req["n"], req["m"]
+    if precision == "double":
+        def read(t):
+            return float(fractions.Fraction(t))  # correctly rounded, decimal or p/q
+        dtype = float
+    elif precision == "exact":
+        read, dtype = fractions.Fraction, object
+    else:
+        bits = _BITS.get(precision) or int(precision[5:] if precision.startswith("mpfr-") else precision)
+
+        def read(t):
+            f = fractions.Fraction(t)
+            with mpmath.workprec(bits):
+                return mpmath.mpf(f.numerator) / f.denominator
+        dtype = object
+
+    def matrix(key, rows, cols):
+        return np.array([[read(x) for x in row] for row in req[key]], dtype=dtype).reshape(rows, cols)
+
+    def vector(key):
+        return np.array([read(x) for x in req[key]], dtype=dtype)
+    return (matrix("M", n, n), matrix("A", m, n), vector("b"), vector("Q"), vector("C"), matrix("W", m, m))
+
+
+def _answer_texts(value, field):
+    """An output of the function as texts femc reads exactly: a float by its shortest round-trip decimal,
+    anything else as an input number."""
+    out = []
+    for i, x in enumerate(np.asarray(value, dtype=object).reshape(-1)):
+        if isinstance(x, (float, np.floating)) and not isinstance(x, np.longdouble):
+            out.append(repr(float(x)))  # femc reads a non-finite one as a fault of the answer
+        else:
+            out.append(_Texts().number(x, f"{field}[{i}]"))
+    return out
+
+
+def _answer(fn, req):
+    """The protocol's answer line of fn to one request; femc.MethodError is a refusal."""
+    try:
+        r = fn(*_request_values(req))
+    except MethodError as e:
+        return {"id": req["id"], "error": str(e) or "refused"}
+    if not isinstance(r, dict):
+        r = {"qdd": r}
+    out = {"id": req["id"]}
+    out.update({k: _answer_texts(r[k], k) for k in ("qdd", "QN", "QW", "lambda") if r.get(k) is not None})
+    if r.get("rank") is not None:
+        out["rank"] = int(r["rank"])
+    if r.get("rank_tol") is not None:
+        out["rank_tol"] = _Texts().number(r["rank_tol"], "rank_tol")
+    return out
+
+
+def _serve(server, proc, fn, handshake, errors):
+    """Answers the relays femc starts until femc ends. Each connection: the handshake, then one answer per
+    request; an exception of fn (kept in `errors`) closes it, which femc sees as a crash."""
+    import socket
+    server.settimeout(0.2)
+    while proc.poll() is None:
+        try:
+            conn, _ = server.accept()
+        except socket.timeout:
+            continue
+        with conn:
+            conn.settimeout(None)
+            try:
+                conn.sendall((json.dumps(handshake) + "\n").encode())
+                for line in conn.makefile("rb"):
+                    try:
+                        answer = _answer(fn, json.loads(line))
+                    except Exception as e:  # noqa: BLE001 (any exception of the function fails its case)
+                        errors.append(f"{type(e).__name__}: {e}")
+                        break
+                    conn.sendall((json.dumps(answer) + "\n").encode())
+            except OSError:  # femc killed the relay (a timeout): it starts another
+                continue
+
+
+class Verification:
+    """The verdict of femc verify on a Python function: `passed`, `claims` (one dict a claim: claim,
+    property, verdict, cases, worst_ratio, slack, what it detects), `studies`, `summary`, `conformance`
+    (the whole conformance.json), `errors` (the exceptions the function raised, each failing its case),
+    and `report_dir` when a report was asked for (README.md, conformance.json, counterexamples/)."""
+
+    def __init__(self, conformance, status, errors, report_dir):
+        self.conformance = conformance
+        self.passed = status == 0
+        self.claims = conformance["claims"]
+        self.studies = conformance.get("studies", [])
+        self.summary = conformance["summary"]
+        self.errors = errors
+        self.report_dir = report_dir
+
+    def failed(self):
+        """The claims that failed (or gave up)."""
+        return [c for c in self.claims if c["verdict"] not in ("pass", "not applicable")]
+
+    def __repr__(self):
+        s = self.summary
+        return (f"femc.Verification(passed={self.passed}, pass={s['pass']}, fail={s['fail']}, "
+                f"not_applicable={s['not_applicable']}, studies_failed={s['studies_failed']})")
+
+
+def verify(fn, capabilities=None, precision="double", claims=None, cases=100, seed=20261123,
+           studies=("conditioning", "rank", "perturbed-constraints"), out=None, name="python", timeout_ms=10000):
+    """Runs femc verify's claims and studies on `fn`, a solver written in Python, which runs in this
+    interpreter.
+
+    fn(M, A, b, Q, C, W) gets one system at the working precision's kind (numpy float64 arrays at "double",
+    object arrays of mpmath.mpf at MPFR bits, of Fraction at "exact"; C and W always) and returns q̈, or a
+    dict with "qdd" and what else it declares ("QN", "QW", "lambda", "rank", "rank_tol"). `capabilities`
+    is what it declares, as verify/PROTOCOL.md's handshake says it: outputs (a list of "QN", "QW",
+    "lambda", "rank"), rank_deficient, weighted, working_forces, error_growth, residual_mass_power,
+    rank_policy, rank_tol. Raising femc.MethodError refuses a system; any other exception fails that case,
+    as a crash of a process solver does. `claims`: IDs or property names (None: all); `studies`: those
+    that compare solvers (() for none). The report is written to out/<name>/ when `out` is given.
+    Returns a Verification."""
+    import socket
+    import subprocess
+    import sys
+    pname = _precision_name(precision)
+    handshake = dict(capabilities or {})
+    unknown = set(handshake) - {"outputs", "rank_deficient", "weighted", "working_forces", "error_growth",
+                                "residual_mass_power", "rank_policy", "rank_tol"}
+    if unknown:
+        raise InputError("capabilities", f"unknown: {', '.join(sorted(unknown))}")
+    for key in ("error_growth", "residual_mass_power"):
+        if key in handshake:
+            handshake[key] = str(handshake[key])  # the protocol's numbers are texts
+    handshake.update({"protocol": "femc-solver/1", "name": name, "precisions": [pname]})
+    with tempfile.TemporaryDirectory(prefix="femc-verify-") as tmp:
+        parent = out if out is not None else os.path.join(tmp, "report")
+        path = os.path.join(tmp, "solver.sock")
+        relay = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_relay.py")
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
+            server.bind(path)
+            server.listen(4)
+            command = [_cli(), "verify", "--solver", f"'{sys.executable}' '{relay}' '{path}'", "--name", name,
+                       "--precision", pname, "--cases", str(cases), "--seed", str(seed), "--studies",
+                       ",".join(studies), "--timeout-ms", str(timeout_ms), "-o", str(parent)]
+            if claims:
+                command += ["--claims", ",".join(claims)]
+            errors = []
+            with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+                _serve(server, proc, fn, handshake, errors)
+                stdout, stderr = proc.communicate()
+        if proc.returncode == 2:  # bad input, as femc verify names it: "femc: <field>: <what>"
+            field, _, what = stderr.strip().splitlines()[-1].removeprefix("femc: ").partition(": ")
+            raise InputError({"solver": "capabilities"}.get(field, field), what)
+        if proc.returncode not in (0, 1):
+            raise Error(f"femc verify failed (exit {proc.returncode}): {stderr.strip()}")
+        report = os.path.join(parent, name)
+        with open(os.path.join(report, "conformance.json"), encoding="utf-8") as f:
+            conformance = json.load(f)
+        return Verification(conformance, proc.returncode, errors, report if out is not None else None)

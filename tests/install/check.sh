@@ -24,11 +24,14 @@ python=$(sed -n 's/^FEMC_PYTHON_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
 site=$(sed -n 's/^FEMC_PYTHON_INSTALL_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
 if [ -n "$python" ] && [ -n "$site" ] && [ -e "$work/prefix/$site/femc/__init__.py" ]; then
   mkdir -p "$work/clean"
-  (cd "$work/clean" && env -u PYTHONPATH PYTHONPATH="$work/prefix/$site" "$python" -c '
+  (cd "$work/clean" && env -u PYTHONPATH -u FEMC_CLI PATH=/usr/bin:/bin PYTHONPATH="$work/prefix/$site" "$python" -c '
 import femc, sys
 r = femc.solve([[2, 0], [0, 2]], [[1, 1]], [0], [0, -2], precision=256)
 assert r.precision == "mpfr-256" and str(r.qdd[0]).startswith("0.5"), r.qdd
 assert femc.__file__.startswith(sys.argv[1]), femc.__file__
+# femc.verify runs the installed femc command (bin/femc under the same prefix).
+v = femc.verify(lambda M, A, b, Q, C, W: femc.solve(M, A, b, Q, C, W).qdd, claims=["E1"], cases=3, studies=())
+assert v.passed, v
 ' "$work/prefix/$site") || { echo "install: the installed femc package does not import and solve" >&2; exit 1; }
 else
   echo "install: the Python module was not built; its installed import not checked"
