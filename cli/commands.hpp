@@ -45,6 +45,11 @@ struct SolveRequest {
 };
 std::string solve_document(const std::string& document, const SolveRequest& request,
                            const std::string* state_document = nullptr, const std::string& input_name = "the input");
+// A model file's system (M, A, b, Q, and C, W when it has them) at its
+// initial state or the state document's, evaluated at `precision`, as
+// `femc solve`'s input document: what `femc solve` solves for that model.
+std::string model_system_document(const std::string& model_document, const std::string& precision,
+                                  const std::string* state_document = nullptr);
 // `femc describe --json`'s document.
 std::string describe_document();
 

@@ -3,6 +3,7 @@
 // The precision is chosen here, once, at run time; below this file nothing
 // knows about the command line.
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <type_traits>
@@ -170,6 +171,51 @@ std::string solve_document(const std::string& document, const SolveRequest& a, c
       return solve_at<rational>(to_system<rational>(*t), method, a.rank_tol, data);
     } else {
       return solve_input<S>(t, mt, st, method, a.rank_tol, data);
+    }
+  });
+}
+
+std::string model_system_document(const std::string& model_document, const std::string& precision,
+                                  const std::string* state_document) {
+  if (!is_model_document(model_document))
+    throw InputError("model", "not a model file (it has no \"kind\": planar or spatial)");
+  const ModelText model = read_model_text(model_document);
+  std::optional<ModelStateText> state;
+  if (state_document) {
+    try {
+      state = read_model_state_text(*state_document);
+    } catch (const InputError& e) {
+      if (e.field() == "document") throw InputError("state", std::string(e.what()));
+      throw;
+    }
+  }
+  const std::string p = precision.empty() ? "double" : precision;
+  return visit_precision(p, [&](auto tag) {
+    using S = typename decltype(tag)::type;
+    if constexpr (std::is_same_v<S, rational> || std::is_same_v<S, double_double> || std::is_same_v<S, quad_double>) {
+      throw InputError("precision", "a model is evaluated at double, long-double, float128 or MPFR bits, not '" + p + "'");
+      return std::string();
+    } else {
+      const System<S> sys = dynamics::model_system<S>(model, state ? &*state : nullptr);
+      auto matrix = [](const Matrix<S>& X) {
+        nlohmann::json rows = nlohmann::json::array();
+        for (Index i = 0; i < X.rows(); ++i) {
+          nlohmann::json row = nlohmann::json::array();
+          for (Index j = 0; j < X.cols(); ++j) row.push_back(format_scalar(X(i, j)));
+          rows.push_back(row);
+        }
+        return rows;
+      };
+      auto vector = [](const Vector<S>& v) {
+        nlohmann::json out = nlohmann::json::array();
+        for (Index i = 0; i < v.size(); ++i) out.push_back(format_scalar(v(i)));
+        return out;
+      };
+      nlohmann::ordered_json d;
+      d["M"] = matrix(sys.M), d["A"] = matrix(sys.A), d["b"] = vector(sys.b), d["Q"] = vector(sys.Q);
+      if (sys.C.size() > 0) d["C"] = vector(sys.C);
+      if (sys.W.size() > 0) d["W"] = matrix(sys.W);
+      return d.dump() + "\n";
     }
   });
 }

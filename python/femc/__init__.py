@@ -40,7 +40,7 @@ import numpy as np
 from . import _femc
 from ._errors import Error, InputError, MethodError
 
-__all__ = ["solve", "solve_model", "simulate", "verify", "describe", "Result", "Simulation", "Verification", "Error",
+__all__ = ["solve", "solve_model", "model_system", "simulate", "verify", "describe", "Result", "Simulation", "Verification", "Error",
            "InputError", "MethodError"]
 
 # The precision (femc's data-precision name) a binary float's value was rounded to.
@@ -237,23 +237,48 @@ def solve(M, A, b, Q, C=None, W=None, precision="double", method="", data_precis
     return Result(out, rule)
 
 
+def _model_document(model):
+    """A model file given as a path, its JSON text or a dict, as its JSON text."""
+    if isinstance(model, dict):
+        return json.dumps(model)
+    if isinstance(model, str) and model.lstrip().startswith("{"):
+        return model
+    with open(model, encoding="utf-8") as f:
+        return f.read()
+
+
+def _state_document(state):
+    if state is None:
+        return None
+    texts = _Texts()
+    return json.dumps({k: texts.vector(v, k) for k, v in state.items()})
+
+
+def model_system(model, state=None, precision="double"):
+    """A model file's system at its initial state or at `state` ({"q": [...], "qd": [...]}), evaluated at
+    `precision` ("double", "long-double", "float128" or MPFR bits): a dict with M, A, b, Q (and C, W when the
+    model has them) as numpy arrays at double, object arrays of mpmath.mpf otherwise — what femc.solve_model
+    solves, to hand to femc.solve or to a solver of your own."""
+    name = _precision_name(precision)
+    d = json.loads(_call(_femc.model_system_document, _model_document(model), name, _state_document(state)))
+    read, _ = _reader(name)
+    dtype = float if read is float else object
+    n = len(d["Q"])
+    shapes = {"M": (n, n), "A": (len(d["b"]), n), "W": (len(d["b"]), len(d["b"]))}
+    out = {}
+    for key, value in d.items():
+        a = np.array([read(x) for x in np.array(value, dtype=object).reshape(-1)], dtype=dtype)
+        out[key] = a.reshape(shapes[key]) if key in shapes else a
+    return out
+
+
 def solve_model(model, state=None, precision="double", method="", rank_tol=None):
     """Solves a model file (a path, or its JSON text or dict: "kind": "planar" or "spatial") at its initial
     state, or at `state` ({"q": [...], "qd": [...]}, the coordinates as numbers or texts), as `femc solve`
     does. Returns a Result."""
-    if isinstance(model, dict):
-        document = json.dumps(model)
-    elif isinstance(model, str) and model.lstrip().startswith("{"):
-        document = model
-    else:
-        with open(model, encoding="utf-8") as f:
-            document = f.read()
-    state_doc = None
-    if state is not None:
-        texts = _Texts()
-        state_doc = json.dumps({k: texts.vector(v, k) for k, v in state.items()})
     tol = "" if rank_tol is None else _Texts().number(rank_tol, "rank_tol")
-    return Result(_call(_femc.solve_document, document, _precision_name(precision), method or "", tol, "", state_doc))
+    return Result(_call(_femc.solve_document, _model_document(model), _precision_name(precision), method or "", tol,
+                        "", _state_document(state)))
 
 
 # --------------------------------------------------------------------------
@@ -421,10 +446,13 @@ class Verification:
     """The verdict of femc verify on a Python function: `passed`, `claims` (one dict a claim: claim,
     property, verdict, cases, worst_ratio, slack, what it detects), `studies`, `summary`, `conformance`
     (the whole conformance.json), `errors` (the exceptions the function raised, each failing its case),
-    and `report_dir` when a report was asked for (README.md, conformance.json, counterexamples/)."""
+    `counterexamples` ({property: [system, …]}: each failing claim's minimal case, the systems as
+    femc solve reads them) and `report_dir` when a report was asked for (README.md, conformance.json,
+    counterexamples/)."""
 
-    def __init__(self, conformance, status, errors, report_dir):
+    def __init__(self, conformance, status, errors, report_dir, counterexamples):
         self.conformance = conformance
+        self.counterexamples = counterexamples
         self.passed = status == 0
         self.claims = conformance["claims"]
         self.studies = conformance.get("studies", [])
@@ -493,4 +521,10 @@ def verify(fn, capabilities=None, precision="double", claims=None, cases=100, se
         report = os.path.join(parent, name)
         with open(os.path.join(report, "conformance.json"), encoding="utf-8") as f:
             conformance = json.load(f)
-        return Verification(conformance, proc.returncode, errors, report if out is not None else None)
+        counterexamples = {}
+        for c in conformance["claims"]:
+            for path in c.get("counterexample", []):
+                with open(os.path.join(report, path), encoding="utf-8") as f:
+                    counterexamples.setdefault(c["property"], []).append(json.load(f))
+        return Verification(conformance, proc.returncode, errors, report if out is not None else None,
+                            counterexamples)

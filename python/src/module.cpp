@@ -88,6 +88,16 @@ PYBIND11_MODULE(_femc, m) {
       },
       py::arg("options"), "femc simulate: (CSV, JSON summary, completed, warned)");
   m.def(
+      "model_system_document",
+      [](const std::string& model, const std::string& precision, py::object state) {
+        const bool has_state = !state.is_none();
+        const std::string state_text = has_state ? state.cast<std::string>() : std::string();
+        return translated(
+            [&] { return femc::cli::model_system_document(model, precision, has_state ? &state_text : nullptr); });
+      },
+      py::arg("model"), py::arg("precision") = "", py::arg("state") = py::none(),
+      "a model file's M, A, b, Q at a state, as femc solve's input document");
+  m.def(
       "describe_document", [] { return translated([] { return femc::cli::describe_document(); }); },
       "femc describe --json");
 }

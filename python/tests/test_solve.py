@@ -61,6 +61,19 @@ def test_a_model_file_equals_the_command():
     assert r.precision == "mpfr-256" and r.bits == 256
 
 
+def test_model_system_is_what_solve_model_solves():
+    model = os.path.join(MODELS, "slider_crank.json")
+    s = femc.model_system(model, precision=256)
+    r = femc.solve(s["M"], s["A"], s["b"], s["Q"], s.get("C"), s.get("W"), precision=256)
+    assert list(r.qdd) == list(femc.solve_model(model, precision=256).qdd)
+    n = len(femc.model_system(model)["Q"])
+    d = femc.model_system(model, state={"q": [0.1] * n, "qd": [0] * n})  # at double, at a state of ours
+    assert d["M"].dtype == np.float64 and d["M"].shape == (n, n)
+    with pytest.raises(femc.InputError) as e:
+        femc.model_system(model, precision="exact")
+    assert e.value.field == "precision"
+
+
 # --------------------------------------------------------------------------
 # Values cross the boundary exactly.
 

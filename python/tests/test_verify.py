@@ -53,6 +53,13 @@ def test_the_same_verdicts_as_the_process_version(tmp_path, script, solve):
     assert ours == theirs
     assert v.passed == (r.returncode == 0)
     assert v.passed == (script == "numpy_pinv.py")  # the wrong solver is caught
+    # The failing claims' minimal cases, as femc solve reads them.
+    assert set(v.counterexamples) <= {c["property"] for c in v.failed()}
+    assert bool(v.counterexamples) == (not v.passed)
+    for systems in v.counterexamples.values():
+        for doc in systems:
+            femc.solve(doc["M"], doc["A"], doc["b"], doc["Q"], doc.get("C"), doc.get("W"), precision="exact",
+                       method="exact")
 
 
 def test_an_exception_fails_the_case_and_the_interpreter_goes_on():
