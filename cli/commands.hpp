@@ -42,6 +42,16 @@ struct SolveRequest {
   std::string method;          // default: cod (exact for precision exact; sparse for a sparse system)
   std::string rank_tol;        // default: max(m, n)·ε
   std::string data_precision;  // default: the document's "data_precision", else exact
+  // Why the data precision is the one given, for the result's rule, when the
+  // caller decided it (the Python module's rule for binary floats); empty:
+  // "given by" the option.
+  std::string data_precision_origin;
+  // The caller's names of its options, in errors and in the rule: the
+  // command's by default (the Python module's are its keyword arguments).
+  struct Names {
+    std::string rank_tol = "rank-tol", data_precision = "data-precision", data_precision_option = "--data-precision",
+                stating_exact = "--data-precision exact";
+  } names;
 };
 std::string solve_document(const std::string& document, const SolveRequest& request,
                            const std::string* state_document = nullptr, const std::string& input_name = "the input");

@@ -69,11 +69,11 @@ std::function<int()> add_describe_command(CLI::App& app) {
   cmd->add_flag("--json", *json_flag, "as JSON (the scripts' source for the methods and precisions)");
   return [json_flag] {
     return with_exit_status([&] {
-      const auto d = describe_json();
       if (*json_flag) {
-        std::cout << d.dump(2) << "\n";
+        std::cout << describe_document();
         return 0;
       }
+      const auto d = describe_json();
       std::cout << "methods (default " << d["default_method"].get<std::string>() << "):\n";
       for (const auto& m : d["methods"])
         std::cout << "  " << m["name"].get<std::string>() << ": " << m["description"].get<std::string>() << "\n"

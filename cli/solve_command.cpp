@@ -3,7 +3,6 @@
 // The precision is chosen here, once, at run time; below this file nothing
 // knows about the command line.
 #include <iostream>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <type_traits>
@@ -16,6 +15,7 @@
 #include "femc/dynamics/mechanism.hpp"
 #include "femc/io/json_model.hpp"
 #include "femc/io/json_system.hpp"
+#include "femc/io/system_text.hpp"
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/float128.hpp"
 #include "femc/scalar/mpfr.hpp"
@@ -49,18 +49,18 @@ struct DataPrecisionChoice {
   std::string rule;
 };
 
-DataPrecisionChoice choose_data_precision(const SystemText& text, const std::string& option) {
+DataPrecisionChoice choose_data_precision(const SystemText& text, const SolveRequest& r) {
   DataPrecisionChoice c;
-  if (!option.empty()) {
-    c.data = parse_data_precision(option, "data-precision");
-    c.rule = "given by --data-precision";
+  if (!r.data_precision.empty()) {
+    c.data = parse_data_precision(r.data_precision, r.names.data_precision);
+    c.rule = r.data_precision_origin.empty() ? "given by " + r.names.data_precision_option : r.data_precision_origin;
     if (!text.data_precision.empty()) c.rule += " (over the input's \"data_precision\": \"" + text.data_precision + "\")";
   } else if (!text.data_precision.empty()) {
     c.data = parse_data_precision(text.data_precision, "data_precision");
     c.rule = "given by the input's \"data_precision\"";
   } else {
     c.rule = "default: the numbers are exact; their precision was not stated, so a rank decision within 100x of "
-             "double's rounding level is warned about (--data-precision exact states them exact)";
+             "double's rounding level is warned about (" + r.names.stating_exact + " states them exact)";
     c.suspected = kDoubleData;
   }
   if (!c.data.exact())
@@ -70,14 +70,15 @@ DataPrecisionChoice choose_data_precision(const SystemText& text, const std::str
 }
 
 template <class S, class Sys>
-std::string solve_at(const Sys& sys, Method method, const std::string& rank_tol, const DataPrecisionChoice& data) {
+std::string solve_at(const Sys& sys, Method method, const SolveRequest& r, const DataPrecisionChoice& data) {
+  const std::string& rank_tol = r.rank_tol;
   Options<S> opt;
   opt.method = method;
   opt.data_precision = data.data;
   opt.suspected_data_precision = data.suspected;
   if (!rank_tol.empty()) {
-    S tol = detail::parse_entry<S>(rank_tol, "rank-tol");
-    if (!(tol >= S(0)) || !(tol < S(1))) throw InputError("rank-tol", "must be in [0, 1), got " + rank_tol);
+    S tol = detail::parse_entry<S>(rank_tol, r.names.rank_tol);
+    if (!(tol >= S(0)) || !(tol < S(1))) throw InputError(r.names.rank_tol, "must be in [0, 1), got " + rank_tol);
     opt.rank_tol = tol;
   }
   SolutionText out = to_solution_text(solve(sys, opt));
@@ -85,13 +86,25 @@ std::string solve_at(const Sys& sys, Method method, const std::string& rank_tol,
   return write_solution_json(out);
 }
 
+// Whether a model is evaluated at S: the QD types offer no sin and cos
+// through femc's scalar traits, and no model is exact; the library compiles
+// the model layer for the others (lib/CMakeLists.txt).
+template <class S>
+inline constexpr bool kEvaluatesModels =
+    !std::is_same_v<S, double_double> && !std::is_same_v<S, quad_double> && !std::is_same_v<S, rational>;
+
+template <class S>
+[[noreturn]] void no_model_at() {
+  throw InputError("precision", "a model is evaluated at double, long-double, float128 or MPFR bits, not " +
+                                    ScalarTraits<S>::name());
+}
+
 // The input at the working precision S: a system file's entries, or a
 // model file's system at its initial state.
 template <class S>
 System<S> input_system(const SystemText* text, const ModelText* model, const ModelStateText* state) {
-  if constexpr (std::is_same_v<S, double_double> || std::is_same_v<S, quad_double>) {
-    if (model)  // the QD types offer no sin and cos through femc's scalar traits
-      throw InputError("precision", "a model is evaluated at double, long-double, float128 or MPFR bits, not dd or qd");
+  if constexpr (!kEvaluatesModels<S>) {
+    if (model) no_model_at<S>();
     return to_system<S>(*text);
   } else {
     if (model) return dynamics::model_system<S>(*model, state);
@@ -104,13 +117,28 @@ System<S> input_system(const SystemText* text, const ModelText* model, const Mod
 // sparse system); everything else the dense system.
 template <class S>
 std::string solve_input(const SystemText* t, const ModelText* mt, const ModelStateText* st, Method method,
-                        const std::string& rank_tol, const DataPrecisionChoice& data) {
+                        const SolveRequest& r, const DataPrecisionChoice& data) {
   if (method == Method::Sparse && data.data.exact()) {
-    if (t) return solve_at<S>(to_sparse_system<S>(*t), method, rank_tol, data);
-    if constexpr (!std::is_same_v<S, double_double> && !std::is_same_v<S, quad_double>)
-      return solve_at<S>(dynamics::model_sparse_system<S>(*mt, st), method, rank_tol, data);
+    if (t) return solve_at<S>(to_sparse_system<S>(*t), method, r, data);
+    if constexpr (kEvaluatesModels<S>) return solve_at<S>(dynamics::model_sparse_system<S>(*mt, st), method, r, data);
   }
-  return solve_at<S>(input_system<S>(t, mt, st), method, rank_tol, data);
+  return solve_at<S>(input_system<S>(t, mt, st), method, r, data);
+}
+
+}  // namespace
+
+namespace {
+
+// A state document ({"q": …, "qd": …}), read; its malformed JSON named as
+// the state's, not the model's.
+std::optional<ModelStateText> read_state(const std::string* document) {
+  if (!document) return std::nullopt;
+  try {
+    return read_model_state_text(*document);
+  } catch (const InputError& e) {  // "document: malformed …"
+    if (e.field() == "document") throw InputError("state", std::string(e.what()));
+    throw;
+  }
 }
 
 }  // namespace
@@ -125,10 +153,10 @@ std::string solve_document(const std::string& document, const SolveRequest& a, c
   else text = read_system_text(document);
   DataPrecisionChoice data;
   if (text) {
-    data = choose_data_precision(*text, a.data_precision);
+    data = choose_data_precision(*text, a);
   } else if (!a.data_precision.empty()) {
-    data.data = parse_data_precision(a.data_precision, "data-precision");
-    data.rule = "given by --data-precision";
+    data.data = parse_data_precision(a.data_precision, a.names.data_precision);
+    data.rule = a.data_precision_origin.empty() ? "given by " + a.names.data_precision_option : a.data_precision_origin;
   } else {
     data.rule = "the system is computed from the model at the working precision";
   }
@@ -149,16 +177,9 @@ std::string solve_document(const std::string& document, const SolveRequest& a, c
     throw InputError("precision", "method " + to_string(method) + " runs in exact arithmetic; use --precision exact, not '" + p + "'");
   const SystemText* t = text ? &*text : nullptr;
   const ModelText* mt = model ? &*model : nullptr;
-  std::optional<ModelStateText> state;
-  if (state_document) {
-    if (!model) throw InputError("state", "a state gives a model's coordinates; " + input_name + " is a system, not a model");
-    try {
-      state = read_model_state_text(*state_document);
-    } catch (const InputError& e) {  // "document: malformed …" names the state file
-      if (e.field() == "document") throw InputError("state", std::string(e.what()));
-      throw;
-    }
-  }
+  if (state_document && !model)
+    throw InputError("state", "a state gives a model's coordinates; " + input_name + " is a system, not a model");
+  const std::optional<ModelStateText> state = read_state(state_document);
   const ModelStateText* st = state ? &*state : nullptr;
   return visit_precision(p, [&](auto tag) {
     using S = typename decltype(tag)::type;
@@ -168,9 +189,9 @@ std::string solve_document(const std::string& document, const SolveRequest& a, c
       if (model)
         throw InputError("precision", "a model's matrices involve sines and cosines: no exact evaluation; use a "
                                       "floating-point precision (e.g. 256)");
-      return solve_at<rational>(to_system<rational>(*t), method, a.rank_tol, data);
+      return solve_at<rational>(to_system<rational>(*t), method, a, data);
     } else {
-      return solve_input<S>(t, mt, st, method, a.rank_tol, data);
+      return solve_input<S>(t, mt, st, method, a, data);
     }
   });
 }
@@ -180,42 +201,14 @@ std::string model_system_document(const std::string& model_document, const std::
   if (!is_model_document(model_document))
     throw InputError("model", "not a model file (it has no \"kind\": planar or spatial)");
   const ModelText model = read_model_text(model_document);
-  std::optional<ModelStateText> state;
-  if (state_document) {
-    try {
-      state = read_model_state_text(*state_document);
-    } catch (const InputError& e) {
-      if (e.field() == "document") throw InputError("state", std::string(e.what()));
-      throw;
-    }
-  }
+  const std::optional<ModelStateText> state = read_state(state_document);
   const std::string p = precision.empty() ? "double" : precision;
-  return visit_precision(p, [&](auto tag) {
+  return visit_precision(p, [&](auto tag) -> std::string {
     using S = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<S, rational> || std::is_same_v<S, double_double> || std::is_same_v<S, quad_double>) {
-      throw InputError("precision", "a model is evaluated at double, long-double, float128 or MPFR bits, not '" + p + "'");
-      return std::string();
+    if constexpr (!kEvaluatesModels<S>) {
+      no_model_at<S>();
     } else {
-      const System<S> sys = dynamics::model_system<S>(model, state ? &*state : nullptr);
-      auto matrix = [](const Matrix<S>& X) {
-        nlohmann::json rows = nlohmann::json::array();
-        for (Index i = 0; i < X.rows(); ++i) {
-          nlohmann::json row = nlohmann::json::array();
-          for (Index j = 0; j < X.cols(); ++j) row.push_back(format_scalar(X(i, j)));
-          rows.push_back(row);
-        }
-        return rows;
-      };
-      auto vector = [](const Vector<S>& v) {
-        nlohmann::json out = nlohmann::json::array();
-        for (Index i = 0; i < v.size(); ++i) out.push_back(format_scalar(v(i)));
-        return out;
-      };
-      nlohmann::ordered_json d;
-      d["M"] = matrix(sys.M), d["A"] = matrix(sys.A), d["b"] = vector(sys.b), d["Q"] = vector(sys.Q);
-      if (sys.C.size() > 0) d["C"] = vector(sys.C);
-      if (sys.W.size() > 0) d["W"] = matrix(sys.W);
-      return d.dump() + "\n";
+      return system_json(to_system_text(dynamics::model_system<S>(model, state ? &*state : nullptr))) + "\n";
     }
   });
 }

@@ -84,6 +84,7 @@ TEST(Handshake, ABadFieldIsNamedWithWhatItGot) {
       {R"({"protocol": "femc-solver/1", "residual_mass_power": "2"})", "\"residual_mass_power\" must be 0 or 1"},
       {R"({"protocol": "femc-solver/1", "rank_tol": "2"})", "\"rank_tol\" must be a number in (0, 1), got \"2\""},
       {R"({"protocol": "femc-solver/1", "precisions": []})", "\"precisions\" must be a non-empty array"},
+      {R"({"protocol": "femc-solver/1", "rank_deficent": false})", "unknown key \"rank_deficent\""},
   };
   for (const auto& [line, message] : cases) {
     try {

@@ -10,8 +10,9 @@ Numbers cross the boundary without being rounded again:
 - in: an int, a str ("0.1" is the decimal 0.1, "1/3" a fraction), a
   fractions.Fraction, an mpmath.mpf or a decimal.Decimal is taken at its exact
   value; a binary float (Python's float, numpy's float16/32/64/longdouble) is
-  taken at its exact binary value, and at a working precision other than
-  "double" the data are then declared rounded to that float's precision
+  taken at its exact binary value, and at a working precision finer than the
+  float (float32 at "double", float64 at 256 bits) the data are then
+  declared rounded to that float's precision
   (femc's rounded-data rule: rank is decided above the data's rounding level),
   unless `data_precision` says otherwise; the result's `data_precision_rule`
   says which rule applied.
@@ -43,12 +44,6 @@ from ._errors import Error, InputError, MethodError
 __all__ = ["solve", "solve_model", "model_system", "simulate", "verify", "describe", "Result", "Simulation", "Verification", "Error",
            "InputError", "MethodError"]
 
-# The precision (femc's data-precision name) a binary float's value was rounded to.
-_FLOAT_DATA_PRECISION = {np.dtype(np.float16): "11", np.dtype(np.float32): "24", np.dtype(np.float64): "double",
-                         np.dtype(np.longdouble): "long-double"}
-_COARSENESS = ["11", "24", "double", "long-double"]  # coarsest first
-
-
 def describe():
     """femc's methods and precisions as data (`femc describe --json`)."""
     return json.loads(_femc.describe_document())
@@ -61,15 +56,11 @@ _BITS = {p["name"]: p["bits"] for p in describe()["precisions"] if p.get("bits")
 # Input: every number as its exact text.
 
 class _Texts:
-    """Turns the inputs into femc's number texts and remembers the coarsest binary float seen."""
+    """Turns the inputs into femc's number texts and remembers the precision of the coarsest binary float
+    seen."""
 
     def __init__(self):
-        self.float_precision = None  # femc's name of the coarsest float precision among the inputs
-
-    def _saw_float(self, dtype):
-        p = _FLOAT_DATA_PRECISION.get(np.dtype(dtype), "double")
-        if self.float_precision is None or _COARSENESS.index(p) < _COARSENESS.index(self.float_precision):
-            self.float_precision = p
+        self.float_bits = None  # the significand bits of the coarsest binary float among the inputs
 
     def number(self, x, field):
         if isinstance(x, (bool, np.bool_)):
@@ -91,7 +82,8 @@ class _Texts:
         if isinstance(x, (float, np.floating)):
             if not np.isfinite(x):
                 raise InputError(field, f"{x!r} is not a finite number")
-            self._saw_float(np.asarray(x).dtype)
+            bits = np.finfo(np.asarray(x).dtype).nmant + 1
+            self.float_bits = bits if self.float_bits is None else min(self.float_bits, bits)
             return _ratio(*x.as_integer_ratio())
         raise InputError(field, f"{x!r} ({type(x).__name__}) is not a number")
 
@@ -146,19 +138,35 @@ def _precision_name(precision):
 # Output: femc's texts as numpy, mpmath or Fraction values.
 
 def _reader(precision):
-    """A function text → value at this precision's kind, and the mpmath bits (None when not mpmath)."""
+    """How femc's number texts (a decimal or p/q) are read at a precision, each rounded once: (read, dtype,
+    bits) with float at double, Fraction at exact, mpmath.mpf at the precision's bits otherwise (femc
+    describe's for the fixed precisions, MPFR's from its name); bits None but for mpmath."""
     if precision == "double":
-        return float, None
+        return (lambda t: float(fractions.Fraction(t))), float, None
     if precision == "exact":
-        return fractions.Fraction, None
-    bits = _BITS.get(precision)  # femc describe's; MPFR's are in its name
-    if bits is None:
-        bits = int(precision[5:] if precision.startswith("mpfr-") else precision)
+        return fractions.Fraction, object, None
+    bits = _BITS.get(precision) or int(precision[5:] if precision.startswith("mpfr-") else precision)
 
     def read(text):
-        with mpmath.workprec(bits):
-            return mpmath.mpf(text)
-    return read, bits
+        f = fractions.Fraction(text)
+        return mpmath.mp.make_mpf(mpmath.libmp.from_rational(f.numerator, f.denominator, bits,
+                                                             mpmath.libmp.round_nearest))
+    return read, object, bits
+
+
+def _values(texts, precision, shape=None):
+    """Nested lists of texts as a numpy array of this precision's values (float64, or objects)."""
+    read, dtype, _ = _reader(precision)
+    a = np.array([read(t) for t in np.array(texts, dtype=object).reshape(-1)], dtype=dtype)
+    return a if shape is None else a.reshape(shape)
+
+
+def _system_values(doc, precision):
+    """The matrices and vectors of a system document (femc solve's input: M, A, b, Q and C, W when
+    present) as arrays at this precision, shaped."""
+    n, m = len(doc["Q"]), len(doc["b"])
+    shapes = {"M": (n, n), "A": (m, n), "b": (m,), "Q": (n,), "C": (n,), "W": (m, m)}
+    return {k: _values(doc[k], precision, shapes[k]) for k in shapes if doc.get(k) is not None}
 
 
 class Result:
@@ -167,16 +175,15 @@ class Result:
     precisions, the diagnostics (rank decision, κ(M), κ(B), warnings, notes) and the data-precision rule
     that applied. `document` is `femc solve`'s JSON of the same solve."""
 
-    def __init__(self, document, rule=None):
+    def __init__(self, document):
         self.document = document
         d = json.loads(document)
         self.precision = d["precision"]
         self.method = d["method"]
         self.data_precision = d["data_precision"]
-        read, self.bits = _reader(d["precision"])
-        vec = (lambda t: np.array([read(x) for x in t], dtype=float)) if read is float else \
-            (lambda t: np.array([read(x) for x in t], dtype=object))
-        self.qdd, self.QN, self.QW, self.Qc, self.lambda_ = (vec(d[k]) for k in ("qdd", "QN", "QW", "Qc", "lambda"))
+        read, _, self.bits = _reader(self.precision)
+        self.qdd, self.QN, self.QW, self.Qc, self.lambda_ = (_values(d[k], self.precision)
+                                                             for k in ("qdd", "QN", "QW", "Qc", "lambda"))
         self.rank = d["rank"]
         self.delta_norm_sq, self.delta_norm, self.Gg_min = (
             None if d.get(k) is None else read(d[k]) for k in ("delta_norm_sq", "delta_norm", "Gg_min"))
@@ -185,7 +192,7 @@ class Result:
                             for k, v in diag.items()}
         self.warnings = list(diag.get("warnings", []))
         self.notes = list(diag.get("notes", []))
-        self.data_precision_rule = rule or diag.get("data_precision_rule", "")
+        self.data_precision_rule = diag.get("data_precision_rule", "")
 
     def __getitem__(self, key):
         return self.lambda_ if key == "lambda" else getattr(self, key)
@@ -197,24 +204,10 @@ class Result:
 
 # --------------------------------------------------------------------------
 
-# The command's option names as this module's keyword arguments, in errors.
-_KEYWORDS = {"rank-tol": "rank_tol", "data-precision": "data_precision"}
-
-
-def _call(f, *args):
-    """f(*args) with an InputError's field named as this module's keyword argument."""
-    try:
-        return f(*args)
-    except InputError as e:
-        if e.field in _KEYWORDS:
-            raise InputError(_KEYWORDS[e.field], e.message) from None
-        raise
-
-
 def solve(M, A, b, Q, C=None, W=None, precision="double", method="", data_precision=None, rank_tol=None):
     """Solves the constrained system (M, A, b, Q, C, W) at `precision` (a name of femc describe's
     precisions, e.g. "double" or "exact", or MPFR bits as an int or "mpfr-<bits>") with `method` (femc describe;
-    default cod, exact at precision "exact"). `data_precision` states the precision the data were rounded to
+    default femc describe's default_method, an exact one at precision "exact"). `data_precision` states the precision the data were rounded to
     ("exact", "double", …; default: see the module's doc); `rank_tol` the relative rank tolerance τ (a number
     or its text). Returns a Result."""
     texts = _Texts()
@@ -225,16 +218,20 @@ def solve(M, A, b, Q, C=None, W=None, precision="double", method="", data_precis
     if W is not None:
         doc["W"] = texts.matrix(W, "W")
     name = _precision_name(precision)
-    rule = None
-    if data_precision is None and texts.float_precision is not None and name not in ("double", "exact"):
-        data_precision = texts.float_precision
-        rule = (f"binary floats given at precision {name}: taken at their exact values as data rounded to "
-                f"{texts.float_precision} (femc's rounded-data rule: rank decided above that rounding level, M and W "
-                "judged at it); data_precision='exact' takes them as exact")
+    origin = ""
+    try:  # None at exact (every float is data there), and for a name femc will refuse below
+        working_bits = 53 if name == "double" else _reader(name)[2]
+    except ValueError:
+        working_bits = None
+    if data_precision is None and texts.float_bits is not None and working_bits is not None \
+            and texts.float_bits < working_bits:
+        data_precision = {53: "double", 64: "long-double"}.get(texts.float_bits, str(texts.float_bits))
+        origin = (f"binary floats of {texts.float_bits} bits given at precision {name}: taken at their exact values "
+                  "as data rounded to them (femc's rounded-data rule); data_precision='exact' takes them as exact")
     tol = "" if rank_tol is None else texts.number(rank_tol, "rank_tol")
-    out = _call(_femc.solve_document, json.dumps(doc), name, method or "", tol,
-                "" if data_precision is None else _precision_name(data_precision))
-    return Result(out, rule)
+    return Result(_femc.solve_document(json.dumps(doc), name, method or "", tol,
+                                       "" if data_precision is None else _precision_name(data_precision), None,
+                                       origin))
 
 
 def _model_document(model):
@@ -260,16 +257,8 @@ def model_system(model, state=None, precision="double"):
     model has them) as numpy arrays at double, object arrays of mpmath.mpf otherwise — what femc.solve_model
     solves, to hand to femc.solve or to a solver of your own."""
     name = _precision_name(precision)
-    d = json.loads(_call(_femc.model_system_document, _model_document(model), name, _state_document(state)))
-    read, _ = _reader(name)
-    dtype = float if read is float else object
-    n = len(d["Q"])
-    shapes = {"M": (n, n), "A": (len(d["b"]), n), "W": (len(d["b"]), len(d["b"]))}
-    out = {}
-    for key, value in d.items():
-        a = np.array([read(x) for x in np.array(value, dtype=object).reshape(-1)], dtype=dtype)
-        out[key] = a.reshape(shapes[key]) if key in shapes else a
-    return out
+    doc = json.loads(_femc.model_system_document(_model_document(model), name, _state_document(state)))
+    return _system_values(doc, name)
 
 
 def solve_model(model, state=None, precision="double", method="", rank_tol=None):
@@ -277,16 +266,12 @@ def solve_model(model, state=None, precision="double", method="", rank_tol=None)
     state, or at `state` ({"q": [...], "qd": [...]}, the coordinates as numbers or texts), as `femc solve`
     does. Returns a Result."""
     tol = "" if rank_tol is None else _Texts().number(rank_tol, "rank_tol")
-    return Result(_call(_femc.solve_document, _model_document(model), _precision_name(precision), method or "", tol,
+    return Result(_femc.solve_document(_model_document(model), _precision_name(precision), method or "", tol,
                         "", _state_document(state)))
 
 
 # --------------------------------------------------------------------------
 # Simulation.
-
-_SIMULATE_OPTIONS = ("t_end", "dt", "tol", "stepper", "stages", "baumgarte", "formulation", "step", "contact_model",
-                     "contact_tol", "method", "record_every")
-
 
 def _setting(value, field):
     """A setting (a time, a step, a tolerance) as the text a user types: a float by its shortest decimal
@@ -328,15 +313,13 @@ def simulate(system, precision="double", **options):
     contact_model, contact_tol, method, record_every. Numbers may be given as numbers or texts.
     Returns a Simulation."""
     args = {"system": str(system), "precision": _precision_name(precision)}
-    for key, value in options.items():
-        if key not in _SIMULATE_OPTIONS:
-            raise InputError(key, f"not an option of simulate ({', '.join(_SIMULATE_OPTIONS)})")
+    for key, value in options.items():  # femc refuses a key that is not one of its options
         if key == "baumgarte" and isinstance(value, (tuple, list)):
             value = ",".join(_setting(v, "baumgarte") for v in value)
         else:
             value = _setting(value, key)
         args[key] = value
-    return Simulation(*_call(_femc.simulate, args))
+    return Simulation(*_femc.simulate(args))
 
 
 # --------------------------------------------------------------------------
@@ -361,49 +344,18 @@ def _cli():
     raise Error("the femc command was not found beside the package (set FEMC_CLI)")
 
 
-def _request_values(req):
-    """A protocol request's system at its precision's kind: numpy float64 arrays at double, object arrays of
-    mpmath.mpf at MPFR bits, of Fraction at exact."""
-    precision, n, m = req["precision"], req["n"], req["m"]
-    if precision == "double":
-        def read(t):
-            return float(fractions.Fraction(t))  # correctly rounded, decimal or p/q
-        dtype = float
-    elif precision == "exact":
-        read, dtype = fractions.Fraction, object
-    else:
-        bits = _BITS.get(precision) or int(precision[5:] if precision.startswith("mpfr-") else precision)
-
-        def read(t):
-            f = fractions.Fraction(t)
-            with mpmath.workprec(bits):
-                return mpmath.mpf(f.numerator) / f.denominator
-        dtype = object
-
-    def matrix(key, rows, cols):
-        return np.array([[read(x) for x in row] for row in req[key]], dtype=dtype).reshape(rows, cols)
-
-    def vector(key):
-        return np.array([read(x) for x in req[key]], dtype=dtype)
-    return (matrix("M", n, n), matrix("A", m, n), vector("b"), vector("Q"), vector("C"), matrix("W", m, m))
-
-
 def _answer_texts(value, field):
-    """An output of the function as texts femc reads exactly: a float by its shortest round-trip decimal,
-    anything else as an input number."""
-    out = []
-    for i, x in enumerate(np.asarray(value, dtype=object).reshape(-1)):
-        if isinstance(x, (float, np.floating)) and not isinstance(x, np.longdouble):
-            out.append(repr(float(x)))  # femc reads a non-finite one as a fault of the answer
-        else:
-            out.append(_Texts().number(x, f"{field}[{i}]"))
-    return out
+    """An output of the function as the texts of its exact values (a float's binary value: read at double
+    it is the float itself)."""
+    texts = _Texts()
+    return [texts.number(x, f"{field}[{i}]") for i, x in enumerate(np.asarray(value, dtype=object).reshape(-1))]
 
 
 def _answer(fn, req):
     """The protocol's answer line of fn to one request; femc.MethodError is a refusal."""
     try:
-        r = fn(*_request_values(req))
+        v = _system_values(req, req["precision"])  # a request carries C and W always
+        r = fn(v["M"], v["A"], v["b"], v["Q"], v["C"], v["W"])
     except MethodError as e:
         return {"id": req["id"], "error": str(e) or "refused"}
     if not isinstance(r, dict):
@@ -484,19 +436,14 @@ def verify(fn, capabilities=None, precision="double", claims=None, cases=100, se
     as a crash of a process solver does. `claims`: IDs or property names (None: all); `studies`: those
     that compare solvers (() for none). The report is written to out/<name>/ when `out` is given.
     Returns a Verification."""
+    import shlex
     import socket
     import subprocess
     import sys
     pname = _precision_name(precision)
-    handshake = dict(capabilities or {})
-    unknown = set(handshake) - {"outputs", "rank_deficient", "weighted", "working_forces", "error_growth",
-                                "residual_mass_power", "rank_policy", "rank_tol"}
-    if unknown:
-        raise InputError("capabilities", f"unknown: {', '.join(sorted(unknown))}")
-    for key in ("error_growth", "residual_mass_power"):
-        if key in handshake:
-            handshake[key] = str(handshake[key])  # the protocol's numbers are texts
-    handshake.update({"protocol": "femc-solver/1", "name": name, "precisions": [pname]})
+    # femc checks the capabilities as a handshake (an unknown key, a bad value: exit 2, named below).
+    handshake = dict(capabilities or {}, protocol="femc-solver/1", name=name, precisions=[pname])
+    claims, studies = ([x] if isinstance(x, str) else list(x or []) for x in (claims, studies))
     with tempfile.TemporaryDirectory(prefix="femc-verify-") as tmp:
         parent = out if out is not None else os.path.join(tmp, "report")
         path = os.path.join(tmp, "solver.sock")
@@ -504,7 +451,7 @@ def verify(fn, capabilities=None, precision="double", claims=None, cases=100, se
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as server:
             server.bind(path)
             server.listen(4)
-            command = [_cli(), "verify", "--solver", f"'{sys.executable}' '{relay}' '{path}'", "--name", name,
+            command = [_cli(), "verify", "--solver", shlex.join([sys.executable, relay, path]), "--name", name,
                        "--precision", pname, "--cases", str(cases), "--seed", str(seed), "--studies",
                        ",".join(studies), "--timeout-ms", str(timeout_ms), "-o", str(parent)]
             if claims:
@@ -514,8 +461,11 @@ def verify(fn, capabilities=None, precision="double", claims=None, cases=100, se
                 _serve(server, proc, fn, handshake, errors)
                 stdout, stderr = proc.communicate()
         if proc.returncode == 2:  # bad input, as femc verify names it: "femc: <field>: <what>"
-            field, _, what = stderr.strip().splitlines()[-1].removeprefix("femc: ").partition(": ")
-            raise InputError({"solver": "capabilities"}.get(field, field), what)
+            line = (stderr.strip().splitlines() or ["femc: verify: exit 2 without a message"])[-1]
+            field, _, what = line.removeprefix("femc: ").partition(": ")
+            if field == "solver" and "handshake" in what:  # the relay started; its handshake is the capabilities
+                field, what = "capabilities", what[what.index("handshake"):]
+            raise InputError(field, what)
         if proc.returncode not in (0, 1):
             raise Error(f"femc verify failed (exit {proc.returncode}): {stderr.strip()}")
         report = os.path.join(parent, name)

@@ -12,6 +12,7 @@
 // mpmath may share the process's GMP.
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
 #include <string>
 
 #include "commands.hpp"
@@ -54,22 +55,24 @@ PYBIND11_MODULE(_femc, m) {
   m.def(
       "solve_document",
       [](const std::string& document, const std::string& precision, const std::string& method,
-         const std::string& rank_tol, const std::string& data_precision, py::object state) {
-        femc::cli::SolveRequest r{precision, method, rank_tol, data_precision};
+         const std::string& rank_tol, const std::string& data_precision, py::object state,
+         const std::string& data_precision_origin) {
+        femc::cli::SolveRequest r{precision, method, rank_tol, data_precision, data_precision_origin};
+        r.names = {"rank_tol", "data_precision", "data_precision", "data_precision='exact'"};  // its keywords
         const bool has_state = !state.is_none();
         const std::string state_text = has_state ? state.cast<std::string>() : std::string();
         return translated([&] {
-          return femc::cli::solve_document(document, r, has_state ? &state_text : nullptr, "the system");
+          return femc::cli::solve_document(document, r, has_state ? &state_text : nullptr, "the document");
         });
       },
       py::arg("document"), py::arg("precision") = "", py::arg("method") = "", py::arg("rank_tol") = "",
-      py::arg("data_precision") = "", py::arg("state") = py::none(),
+      py::arg("data_precision") = "", py::arg("state") = py::none(), py::arg("data_precision_origin") = "",
       "femc solve on a system (or model) document; the result as femc solve's JSON");
   m.def(
       "simulate",
       [](const py::dict& options) {
-        // The command's options as texts (simulate_run.hpp); unknown keys are
-        // the package's to refuse.
+        // The command's options as texts (simulate_run.hpp), by their names
+        // as the package's keyword arguments; another key is refused here.
         femc::cli::SimulateArgs a;
         const std::pair<const char*, std::string*> fields[] = {
             {"system", &a.system},         {"precision", &a.precision},       {"t_end", &a.t_end},
@@ -77,8 +80,14 @@ PYBIND11_MODULE(_femc, m) {
             {"stages", &a.stages},         {"baumgarte", &a.baumgarte},       {"formulation", &a.formulation},
             {"step", &a.step},             {"contact_model", &a.contact_model}, {"contact_tol", &a.contact_tol},
             {"method", &a.method},         {"record_every", &a.record_every}};
-        for (const auto& [key, field] : fields)
-          if (options.contains(key)) *field = options[key].cast<std::string>();
+        for (const auto& item : options) {
+          const std::string key = item.first.cast<std::string>();
+          std::string names;
+          for (const auto& f : fields) names += std::string(names.empty() ? "" : ", ") + f.first;
+          const auto* f = std::find_if(std::begin(fields), std::end(fields), [&](const auto& f) { return key == f.first; });
+          if (f == std::end(fields)) raise("InputError", py::str(key), py::str("not an option of simulate (" + names + ")"));
+          *f->second = item.second.cast<std::string>();
+        }
         femc::cli::SimulateOutput out;
         translated([&] {
           out = femc::cli::simulate_system(a);

@@ -46,11 +46,14 @@ def system_texts(path):
 @pytest.mark.parametrize("precision", precisions())
 def test_examples_equal_the_command(example, precision):
     doc = system_texts(example)
-    method = "exact" if precision == "exact" else ""
     r = femc.solve(doc["M"], doc["A"], doc["b"], doc["Q"], doc.get("C"), doc.get("W"), precision=precision,
-                   method=method, data_precision=doc.get("data_precision"))
-    args = [example, "--precision", precision] + (["--method", method] if method else [])
-    assert json.loads(r.document) == cli_solve(*args)
+                   data_precision=doc.get("data_precision"))
+    ours, theirs = json.loads(r.document), cli_solve(example, "--precision", precision)
+    # The same solve; the data-precision rule names the caller's option (data_precision='exact', --data-precision).
+    ours_rule, theirs_rule = ours["diagnostics"].pop("data_precision_rule"), theirs["diagnostics"].pop("data_precision_rule")
+    assert ours == theirs
+    assert ours_rule == theirs_rule.replace("--data-precision exact", "data_precision='exact'").replace(
+        "--data-precision", "data_precision")
 
 
 @pytest.mark.skipif(not CLI, reason="FEMC_CLI not set")
@@ -67,8 +70,11 @@ def test_model_system_is_what_solve_model_solves():
     r = femc.solve(s["M"], s["A"], s["b"], s["Q"], s.get("C"), s.get("W"), precision=256)
     assert list(r.qdd) == list(femc.solve_model(model, precision=256).qdd)
     n = len(femc.model_system(model)["Q"])
-    d = femc.model_system(model, state={"q": [0.1] * n, "qd": [0] * n})  # at double, at a state of ours
+    state = {"q": [0.1] * n, "qd": ["1/2"] * n}  # a state of ours, at double
+    d = femc.model_system(model, state=state)
     assert d["M"].dtype == np.float64 and d["M"].shape == (n, n)
+    at_state = femc.solve(d["M"], d["A"], d["b"], d["Q"], d.get("C"), d.get("W"), data_precision="exact")
+    assert list(at_state.qdd) == list(femc.solve_model(model, state=state).qdd)
     with pytest.raises(femc.InputError) as e:
         femc.model_system(model, precision="exact")
     assert e.value.field == "precision"
@@ -106,24 +112,36 @@ def test_double_results_are_numpy_arrays_of_the_commands_digits():
 # --------------------------------------------------------------------------
 # float64 at a higher precision: femc's rounded-data rule, said.
 
+# cod's error law at κ = 1: c·u with c = 4·max(m, n, 4) = 16 (verify/error_law.hpp), relative to |b| = 0.1.
+def law_at_256(b):
+    return 16 * mpmath.mpf(2) ** -256 * abs(b)
+
+
 def test_floats_at_a_higher_precision_are_data_rounded_to_double():
     r = femc.solve(np.eye(2), np.array([[1.0, 1.0]]), [0.1], [0.0, 0.0], precision=256)
     assert r.data_precision == "double"
-    assert "rounded to double" in r.data_precision_rule
-    # Their exact binary values: 0.1 as a double is not the decimal 0.1.
-    assert sum(r.qdd) == mpmath.mpf(fractions.Fraction(0.1).numerator) / fractions.Fraction(0.1).denominator
+    assert "binary floats of 53 bits" in r.data_precision_rule
+    # Their exact binary values: A q̈ = b is the double 0.1, which is not the decimal tenth; the two are
+    # 5.6e-18 apart, far outside the law.
+    with mpmath.workprec(256):
+        total, binary, decimal_tenth = r.qdd[0] + r.qdd[1], mpmath.mpf(0.1), mpmath.mpf("0.1")
+        assert abs(total - binary) <= law_at_256(binary) < abs(binary - decimal_tenth)
     exact = femc.solve(np.eye(2), np.array([[1.0, 1.0]]), [0.1], [0.0, 0.0], precision=256, data_precision="exact")
     assert exact.data_precision == "exact"
-    # float32 data are rounded to 24 bits.
-    r32 = femc.solve(np.eye(2, dtype=np.float32), [[1, 1]], [0], [0, 0], precision=256)
-    assert r32.data_precision == "24 bits"
+    # float32 data are rounded to 24 bits: declared so at 256 bits and at double alike.
+    for precision in (256, "double"):
+        r32 = femc.solve(np.eye(2, dtype=np.float32), [[1, 1]], [0], [0, 0], precision=precision)
+        assert r32.data_precision == "24 bits", precision
+    # float64 at double: the data are the working precision's own numbers, nothing declared.
+    assert femc.solve(np.eye(2), [[1.0, 1.0]], [0.1], [0.0, 0.0]).data_precision == "exact"
 
 
 def test_texts_are_taken_as_exact_decimals():
     r = femc.solve([[1, 0], [0, 1]], [[1, 1]], ["0.1"], ["0", "0"], precision=256)
     assert r.data_precision == "exact"
     with mpmath.workprec(256):
-        assert abs(sum(r.qdd) - mpmath.mpf("0.1")) <= mpmath.mpf(2) ** -250
+        total, decimal_tenth = r.qdd[0] + r.qdd[1], mpmath.mpf("0.1")
+        assert abs(total - decimal_tenth) <= law_at_256(decimal_tenth) < abs(decimal_tenth - mpmath.mpf(0.1))
 
 
 # --------------------------------------------------------------------------
@@ -186,3 +204,16 @@ def test_simulate_refuses_an_unknown_option():
 def test_the_examples_run(script):
     r = subprocess.run([sys.executable, script], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
+
+
+def test_a_system_is_not_a_model():
+    system = os.path.join(EXAMPLES, "free_body.json")
+    with pytest.raises(femc.InputError) as e:
+        femc.model_system(system)
+    assert e.value.field == "model"
+    with pytest.raises(femc.InputError) as e:
+        femc.solve_model(system, state={"q": [0], "qd": [0]})
+    assert e.value.field == "state" and "not a model" in str(e.value)
+    with pytest.raises(femc.InputError) as e:
+        femc.model_system(os.path.join(MODELS, "slider_crank.json"), precision="dd")
+    assert e.value.field == "precision" and "dd" in str(e.value)

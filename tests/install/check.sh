@@ -22,7 +22,9 @@ grep -q "plots: drawn by \`$work/prefix/share/femc/plot_studies.py\`" "$work/ver
 # from a clean directory (nothing of the source or build tree on its path).
 python=$(sed -n 's/^FEMC_PYTHON_EXECUTABLE:[A-Z]*=//p' "$build/CMakeCache.txt")
 site=$(sed -n 's/^FEMC_PYTHON_INSTALL_DIR:[A-Z]*=//p' "$build/CMakeCache.txt")
-if [ -n "$python" ] && [ -n "$site" ] && [ -e "$work/prefix/$site/femc/__init__.py" ]; then
+if [ -n "$python" ] && [ -n "$site" ]; then
+  [ -e "$work/prefix/$site/femc/__init__.py" ] ||
+    { echo "install: the Python module was built but not installed in $site" >&2; exit 1; }
   mkdir -p "$work/clean"
   (cd "$work/clean" && env -u PYTHONPATH -u FEMC_CLI PATH=/usr/bin:/bin PYTHONPATH="$work/prefix/$site" "$python" -c '
 import femc, sys

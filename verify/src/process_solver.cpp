@@ -103,6 +103,14 @@ Handshake parse_handshake(const std::string& line) {
   const json& j = *h;
   if (!j.contains("protocol") || j["protocol"] != "femc-solver/1")
     bad("handshake: \"protocol\" must be \"femc-solver/1\"");
+  // The keys of PROTOCOL.md's table; another is a misspelling, which would
+  // otherwise leave its capability at the default unnoticed.
+  static const char* const kKeys[] = {"protocol",       "name",           "outputs",    "rank_deficient",
+                                      "weighted",       "working_forces", "precisions", "error_growth",
+                                      "residual_mass_power", "rank_policy", "rank_tol"};
+  for (auto it = j.begin(); it != j.end(); ++it)
+    if (std::find(std::begin(kKeys), std::end(kKeys), it.key()) == std::end(kKeys))
+      bad("handshake: unknown key \"" + it.key().substr(0, 40) + "\" (PROTOCOL.md lists the keys)");
   Handshake hs;
   hs.name = j.value("name", std::string());
   Capabilities& c = hs.capabilities;
@@ -366,11 +374,13 @@ Vector<S> read_vector(const std::vector<std::string>& t, const char* field) {
 }  // namespace
 
 template <class S>
-RegisteredSolver answering_solver(const std::string& name, const std::string& description, const Handshake& declared,
-                                  Ask ask) {
-  RegisteredSolver r(name, description, declared.capabilities);
-  r.at<S>([ask = std::move(ask), c = declared.capabilities](const System<S>& sys, const Options<S>&) {
-    const Answer a = ask(to_system_text(sys));
+RegisteredSolver process_solver(const std::shared_ptr<SolverProcess>& process, const std::string& name,
+                                const std::string& precision) {
+  const Handshake& h = process->handshake();
+  RegisteredSolver r(name, "external process solver '" + h.name + "'", h.capabilities);
+  r.at<S>([process, precision](const System<S>& sys, const Options<S>&) {
+    const Answer a = process->solve(to_system_text(sys), precision);
+    const Capabilities& c = process->handshake().capabilities;
     Solution<S> s;
     s.qdd = read_vector<S>(a.qdd, "qdd");
     if (c.returns(outputs::QN)) s.QN = read_vector<S>(a.QN, "QN");
@@ -394,21 +404,6 @@ RegisteredSolver answering_solver(const std::string& name, const std::string& de
   return r;
 }
 
-template <class S>
-RegisteredSolver process_solver(const std::shared_ptr<SolverProcess>& process, const std::string& name,
-                                const std::string& precision) {
-  const Handshake& h = process->handshake();
-  return answering_solver<S>(name, "external process solver '" + h.name + "'", h,
-                             [process, precision](const SystemText& t) { return process->solve(t, precision); });
-}
-
-#define FEMC_ANSWERING_SOLVER(S)                                                                                  \
-  template RegisteredSolver answering_solver<S>(const std::string&, const std::string&, const Handshake&, Ask);
-FEMC_ANSWERING_SOLVER(double)
-FEMC_ANSWERING_SOLVER(float128)
-FEMC_ANSWERING_SOLVER(mpfr_real)
-FEMC_ANSWERING_SOLVER(rational)
-#undef FEMC_ANSWERING_SOLVER
 template RegisteredSolver process_solver<double>(const std::shared_ptr<SolverProcess>&, const std::string&,
                                                  const std::string&);
 template RegisteredSolver process_solver<float128>(const std::shared_ptr<SolverProcess>&, const std::string&,

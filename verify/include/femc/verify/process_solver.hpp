@@ -18,13 +18,13 @@
 // wrong size, or a number that is not finite. femc then kills the process
 // and starts it again at the next call; femc itself never stops.
 #include <chrono>
-#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "femc/io/json_system.hpp"
+#include "femc/verify/system_json.hpp"  // to_system_text
 #include "femc/solvers/registry.hpp"
 
 namespace femc::verify {
@@ -104,32 +104,9 @@ class SolverProcess {
   Counts counts_;
 };
 
-// The text of a system at S, as `femc solve` reads it back exactly.
-template <class S>
-SystemText to_system_text(const System<S>& sys) {
-  SystemText t;
-  t.n = sys.n();
-  t.m = sys.m();
-  auto put = [](std::vector<std::string>& out, const auto& X) {
-    for (Index i = 0; i < X.rows(); ++i)
-      for (Index j = 0; j < X.cols(); ++j) out.push_back(ScalarTraits<S>::format(X(i, j)));
-  };
-  put(t.M, sys.M), put(t.A, sys.A), put(t.b, sys.b), put(t.Q, sys.Q), put(t.C, sys.C), put(t.W, sys.W);
-  return t;
-}
-
-// The registry entry at S of a solver that answers as the protocol says: a
-// system's texts in, the answer's texts out (`ask`; SolverFault for a fault,
-// MethodError for a refusal), with the capabilities its handshake declares.
-// The answer is read at S; Qᶜ = Qᴺ + Qᵂ when both are given, else M q̈ − Q.
-// A process solver is one (below); the Python module's function another.
-using Ask = std::function<Answer(const SystemText&)>;
-template <class S>
-RegisteredSolver answering_solver(const std::string& name, const std::string& description, const Handshake& declared,
-                                  Ask ask);
-
 // The registry entry of a process solver at S (the working precision named
-// `precision`).
+// `precision`): the answer is read at S, Qᶜ = Qᴺ + Qᵂ when both are given,
+// else M q̈ − Q.
 template <class S>
 RegisteredSolver process_solver(const std::shared_ptr<SolverProcess>& process, const std::string& name,
                                 const std::string& precision);

@@ -1,13 +1,11 @@
 #pragma once
-// A system as the `femc solve` input document (io/json_system.hpp reads it
-// back exactly): numbers as the decimal or p/q strings of SystemText.
-#include <string>
-
-#include "femc/io/json_system.hpp"
+// femc::verify's names for the system writer, which the library keeps
+// (femc/io/system_text.hpp).
+#include "femc/io/system_text.hpp"
 
 namespace femc::verify {
 
-// With `name` and `description` keys when they are not empty.
-std::string system_json(const SystemText& system, const std::string& name = "", const std::string& description = "");
+using femc::system_json;
+using femc::to_system_text;
 
 }  // namespace femc::verify

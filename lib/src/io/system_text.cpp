@@ -1,9 +1,8 @@
-#include "femc/verify/system_json.hpp"
+#include "femc/io/system_text.hpp"
 
 #include <nlohmann/json.hpp>
 
-namespace femc::verify {
-
+namespace femc {
 std::string system_json(const SystemText& t, const std::string& name, const std::string& description) {
   using json = nlohmann::ordered_json;
   auto matrix = [](const std::vector<std::string>& v, Index rows, Index cols) {
@@ -33,4 +32,4 @@ std::string system_json(const SystemText& t, const std::string& name, const std:
   return out + "\n}";
 }
 
-}  // namespace femc::verify
+}  // namespace femc
