@@ -155,8 +155,9 @@ void write_conformance_report(const fs::path& dir, const ConformanceReport& r) {
      << " (u = " << sci(r.unit_roundoff) << "), " << r.cases_per_claim << " cases per claim, seed " << r.seed
      << ". Each case is drawn exactly, given to the solver rounded to the working precision, and checked against "
         "femc's exact solution of the same data, every output evaluated exactly, within the solver's declared "
-        "first-order error law c·u·[(κ(B)^p + κ(M))(‖x‖ + ‖y‖) + (κ(B)² + κ(B)κ(W))‖r‖/‖B‖] in the metric of M, "
-        "c = " << kLawConstant << "·max(m, n, 4) (verify/include/femc/verify/error_law.hpp). The draws reach the "
+        "first-order error law "
+     << kForwardLawText << " in the metric of M, c = " << kLawConstant
+     << "·max(m, n, 4) (verify/include/femc/verify/error_law.hpp). The draws reach the "
         "condition numbers the working precision resolves (κ up to 1/(100·u·c), its p-th root for error growth p) "
         "and rank decisions are judged against the solver's declared tolerance (verify/PROTOCOL.md, \"Rank\").\n\n"
      << "- Command: `" << r.command << "`\n"

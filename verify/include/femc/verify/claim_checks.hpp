@@ -722,16 +722,17 @@ void Rank_DeclaredPolicy(const Solver<S>& solver) {
     const Vector<rational> q_k = exact_of(t.qdd, x.exact().qdd), QN_k = exact_of(t.QN, x.exact().QN),
                            QW_k = exact_of(t.QW, x.exact().QW);
     // The law at rank k: the claims' T at the full rank; below it, T's form
-    // with the condition of what is kept, σ₁/(σ_k − σ_{k+1}).
+    // with the condition of what is kept, σ₁/(σ_k − σ_{k+1}) (times W's ω,
+    // error_law.hpp).
     double law = x.T;
     if (x.bits > 0 && !full) {
       const double next = ref.sigma_B[std::size_t(k)];
       const double kappa = k == 0 ? 1 : s1 / (ref.sigma_B[std::size_t(k - 1)] - next);
+      const double omega = verify::weighted_kappa(ref) / ref.kappa_B;
       const double norm_x = x.m_norm(Vector<rational>(q_k - ref.a));
       const double norm_r = std::sqrt(std::max(0.0, static_cast<double>(t.delta_norm_sq)));
-      law = x.c_law * u *
-            ((std::pow(kappa, x.caps.error_growth) + ref.kappa_M) * (ref.norm_y + norm_x) +
-             (s1 > 0 ? (kappa * kappa + kappa * ref.kappa_W) * norm_r / s1 : 0));
+      law = x.c_law * verify::forward_law(u, x.caps.error_growth, kappa * omega, ref.kappa_M, ref.norm_y + norm_x,
+                                          kappa, ref.kappa_W, s1 > 0 ? norm_r / s1 : 0);
     }
     const double e_q = x.m_norm(Vector<rational>(to_rational(s.qdd) - q_k));
     double worst = law > 0 ? e_q / law : (e_q == 0 ? 0 : std::numeric_limits<double>::infinity());
