@@ -51,7 +51,10 @@ for s in "${sources[@]}" "$units" "$root"/lib/include/femc/*.hpp "$root"/lib/inc
 done
 if [ $rebuild = 1 ]; then
   echo "fuzz: building $bin with clang++" >&2
-  clang++ -std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined \
+  # -O1: at -O0 the target ran 120 times fewer inputs a second (39 against
+  # 4634); -g1: line tables are what a sanitizer's stack trace needs (the
+  # main unit compiled in 77 s against 88 with -g).
+  clang++ -std=c++17 -O1 -g1 -fsanitize=fuzzer,address,undefined \
     -I "$root/lib/include" -I "$out/include" -I /usr/include/eigen3 $(pkg-config --cflags lapacke openblas) "${sources[@]}" -o "$bin" \
     -lmpfr -lgmp $(pkg-config --libs lapacke openblas)
 fi

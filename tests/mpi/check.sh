@@ -60,8 +60,8 @@ resume)
   cells="$work/two/two-bars/cells"
   mpi "$femc" study two-bars --jobs 2 --out "$work/two" >"$work/run1.out" 2>&1 &
   launcher=$!
-  for _ in $(seq 600); do  # until 20 cells are written (at most 60 s)
-    [ "$(ls "$cells" 2>/dev/null | grep -c '\.csv$' || true)" -ge 20 ] && break
+  for _ in $(seq 600); do  # until 10 cells are written (at most 60 s)
+    [ "$(ls "$cells" 2>/dev/null | grep -c '\.csv$' || true)" -ge 10 ] && break
     sleep 0.1
   done
   # Rank 1, found by its environment.
@@ -74,7 +74,7 @@ resume)
   if wait "$launcher"; then fail "the job ended well although rank 1 was killed"; fi
   kept=$(ls "$cells" | grep -c '\.csv$' || true)
   [ -e "$work/two/two-bars/two-bars.csv" ] && fail "a report was written by the killed job"
-  [ "$kept" -ge 20 ] && [ "$kept" -lt 135 ] || fail "$kept cells kept"
+  [ "$kept" -ge 10 ] && [ "$kept" -lt 135 ] || fail "$kept cells kept"
   mpi "$femc" study two-bars --jobs 2 --out "$work/two" >"$work/run2.out"
   grep -q "reused" "$work/run2.out" || fail "no reuse: $(cat "$work/run2.out")"
   reused=$(sed -n 's/.* computed, \([0-9]*\) reused.*/\1/p' "$work/run2.out")
@@ -167,11 +167,11 @@ interrupt)
       mpi "$femc" study two-bars --jobs 2 --out "$d" >"$d/run1.out" 2>&1 &
     fi
     job=$!
-    interrupt_when "$job" "$cells" 20 .csv
+    interrupt_when "$job" "$cells" 10 .csv
     if wait "$job"; then fail "$how: the study ended well although interrupted"; fi
     [ -e "$d/two-bars/two-bars.csv" ] || [ -e "$d/two-bars/two-bars.json" ] && fail "$how: an interrupted study wrote a report"
     kept=$(ls "$cells" | grep -c '\.csv$' || true)
-    [ "$kept" -ge 20 ] && [ "$kept" -lt 135 ] || fail "$how: $kept cells kept"
+    [ "$kept" -ge 10 ] && [ "$kept" -lt 135 ] || fail "$how: $kept cells kept"
     "$femc" study two-bars --jobs 2 --out "$d" >"$d/run2.out"
     reused=$(sed -n 's/.* computed, \([0-9]*\) reused.*/\1/p' "$d/run2.out")
     [ "$reused" -eq "$kept" ] || fail "$how: reused $reused of the $kept cells kept"
