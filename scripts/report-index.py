@@ -1068,9 +1068,9 @@ def engines_section(reports):
     out = ["## Engines under test", ""]
     d = os.path.join(reports, "engines")
     if not os.path.exists(os.path.join(d, "README.md")):
-        return out + ["Not generated here (`femc engines` writes engines/; it needs libsimbody-dev or "
-                      "libmujoco-dev at build time).", ""]
-    found = [f for f in ("simbody.csv", "mujoco.csv") if os.path.exists(os.path.join(d, f))]
+        return out + ["Not generated here (`femc engines` writes engines/; it needs libsimbody-dev, "
+                      "libmujoco-dev or libode-dev at build time).", ""]
+    found = [f for f in ("simbody.csv", "mujoco.csv", "ode.csv") if os.path.exists(os.path.join(d, f))]
     rows = fails = 0
     for f in found:
         with open(os.path.join(d, f), encoding="utf-8") as fh:

@@ -38,7 +38,7 @@ TEST(EnginesCommand, QuickCampaignWritesTheReportAndItsTrajectoriesPass) {
   const CliRun run = femc("engines --quick --out " + out.string());
   ASSERT_EQ(run.status, 0) << run.err;
   const std::string readme = slurp(out / "README.md");
-  for (const std::string engine : {"simbody", "mujoco"}) {
+  for (const std::string engine : {"simbody", "mujoco", "ode"}) {
     if (!built(engine)) continue;
     const std::string table = slurp(out / (engine + ".csv"));
     ASSERT_FALSE(table.empty()) << engine;
@@ -64,6 +64,13 @@ TEST(EnginesCommand, QuickCampaignWritesTheReportAndItsTrajectoriesPass) {
     EXPECT_TRUE(fs::exists(out / "mujoco_softness.csv"));
     EXPECT_TRUE(fs::exists(out / "systems/mujoco_crank_rocker_hard.json"));
     EXPECT_TRUE(fs::exists(out / "systems/mujoco_bricard_worst_augmented.json"));
+  }
+  if (built("ode")) {
+    EXPECT_NE(readme.find("## ODE"), std::string::npos);
+    EXPECT_TRUE(fs::exists(out / "ode_softness.csv"));
+    EXPECT_TRUE(fs::exists(out / "ode_quickstep.csv"));
+    EXPECT_TRUE(fs::exists(out / "systems/ode_crank_rocker_hard.json"));
+    EXPECT_TRUE(fs::exists(out / "systems/ode_bricard_worst_augmented.json"));
   }
 }
 

@@ -148,6 +148,9 @@ std::vector<std::string> available_engines() {
 #ifdef FEMC_HAVE_MUJOCO
   out.push_back("mujoco");
 #endif
+#ifdef FEMC_HAVE_ODE
+  out.push_back("ode");
+#endif
   return out;
 }
 
@@ -155,12 +158,14 @@ void run_engine_campaign(const CampaignOptions& options, std::ostream& log) {
   const std::vector<std::string> built = available_engines();
   std::vector<std::string> engines = options.engines.empty() ? built : options.engines;
   for (const std::string& e : engines) {
-    if (e != "simbody" && e != "mujoco") throw InputError("engine", "'" + e + "' is not an engine (simbody, mujoco)");
+    if (e != "simbody" && e != "mujoco" && e != "ode")
+      throw InputError("engine", "'" + e + "' is not an engine (simbody, mujoco, ode)");
     if (std::find(built.begin(), built.end(), e) == built.end())
       throw InputError("engine", "'" + e + "': this build has no " + e + " adapter (install lib" + e + "-dev and "
                                  "reconfigure)");
   }
-  if (engines.empty()) throw InputError("engine", "this build has no engine adapter (libsimbody-dev, libmujoco-dev)");
+  if (engines.empty())
+    throw InputError("engine", "this build has no engine adapter (libsimbody-dev, libmujoco-dev, libode-dev)");
   if (!options.mujoco_models.empty() && std::find(engines.begin(), engines.end(), "mujoco") == engines.end())
     throw InputError("mujoco-model", "needs the mujoco engine (--engine mujoco)");
   if (options.steps < 0) throw InputError("steps", std::to_string(options.steps) + " is negative");
@@ -177,6 +182,9 @@ void run_engine_campaign(const CampaignOptions& options, std::ostream& log) {
     if (e == "mujoco")
       sections += campaign::mujoco_campaign(options.quick, options.mujoco_models, options.steps, files, log);
 #endif
+#ifdef FEMC_HAVE_ODE
+    if (e == "ode") sections += campaign::ode_campaign(options.quick, files, log);
+#endif
     log << "femc engines: " << e << " done\n";
   }
   files["README.md"] =
@@ -186,7 +194,7 @@ void run_engine_campaign(const CampaignOptions& options, std::ostream& log) {
       "precision, double), and the first-order bound its solve must meet: for Simbody, twice the rounded-data "
       "bound of a backward-stable solve, 16(n+m)²·u·κ(M)·κ_r(P)·(data + |q̈|∞) (verify/exact_data.hpp), with one "
       "more κ(P) where b is inconsistent; for MuJoCo, the error of its Newton step on its soft problem (its "
-      "section). Errors and bounds are relative to |q̈|∞. `systems/` holds the extracted systems that show "
+      "section); for ODE, the error of dWorldStep's LDLᵀ solve of its soft problem (its section). Errors and bounds are relative to |q̈|∞. `systems/` holds the extracted systems that show "
       "each finding as `femc solve` inputs (`femc solve FILE --method exact` reproduces the reference without "
       "the engine).\n\n" +
       sections;

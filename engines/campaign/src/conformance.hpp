@@ -65,6 +65,7 @@ using Files = std::map<std::string, std::string>;
 std::string simbody_campaign(bool quick, Files& files, std::ostream& log);
 std::string mujoco_campaign(bool quick, const std::vector<std::string>& user_models, int steps, Files& files,
                             std::ostream& log);
+std::string ode_campaign(bool quick, Files& files, std::ostream& log);
 
 // A mechanism's name as part of a file name: "closed chain" → "closed_chain".
 std::string slug(const std::string& name);

@@ -9,6 +9,8 @@
 //   OUT/mujoco_softness.csv  MuJoCo's distance from hard Gauss against solimp,
 //                            solref and the timestep (plotted by
 //                            engines/plots/plot_engines.py)
+//   OUT/ode_softness.csv     ODE's likewise, against ERP, CFM and the step;
+//   OUT/ode_quickstep.csv    dWorldStep against dWorldQuickStep
 //   OUT/systems/*.json       the extracted systems that show each finding, as
 //                            `femc solve` inputs (every double exactly)
 //
@@ -20,7 +22,7 @@
 
 namespace femc::engines {
 
-// The engines whose adapters this build has ("simbody", "mujoco").
+// The engines whose adapters this build has ("simbody", "mujoco", "ode").
 std::vector<std::string> available_engines();
 
 struct CampaignOptions {
