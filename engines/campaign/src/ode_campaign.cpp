@@ -86,7 +86,7 @@ Row evaluate(const Extracted& e, const Reading& at, const std::string& mechanism
   const bool rebuilt = fb.gap <= fb.tolerance && fb.recovery_residual <= fb.recovery_tolerance && vc.gap <= vc.tolerance;
   if (!rebuilt)
     r.note = "the rebuild does not reproduce ODE's outputs (feedback " + sci(fb.gap) + " vs " + sci(fb.tolerance) +
-             ", velocity change " + sci(vc.gap) + " vs " + sci(vc.tolerance) + ")";
+             "; velocity change " + sci(vc.gap) + " vs " + sci(vc.tolerance) + ")";  // no comma: a CSV field
   r.pass = rebuilt && err <= bound.accel && force_err <= bound.force && r.bound < 1;
   if (r.bound >= 1) r.note += std::string(r.note.empty() ? "" : "; ") + "bound ≥ |a|∞: no check";
   return r;
