@@ -37,6 +37,7 @@
 #include "femc/engines/ode.hpp"
 #include "femc/errors.hpp"
 #include "femc/io/json_system.hpp"
+#include "femc/scalar/builtin.hpp"
 #include "femc/solve.hpp"
 #include "support/central_difference.hpp"
 #include "support/engine_cases.hpp"
