@@ -4,6 +4,7 @@
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -23,6 +24,14 @@ std::string sci(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", x);
   return buf;
+}
+
+std::vector<ChangePointState> change_point_states(bool quick) {
+  const int last = quick ? 8 : 16;
+  std::vector<ChangePointState> out;
+  for (int k = 2; k <= last; ++k) out.push_back({std::pow(10.0, -0.5 * k), false});
+  out.push_back({0.0, true});
+  return out;
 }
 
 std::string slug(const std::string& name) {

@@ -67,6 +67,16 @@ std::string mujoco_campaign(bool quick, const std::vector<std::string>& user_mod
                             std::ostream& log);
 std::string ode_campaign(bool quick, Files& files, std::ostream& log);
 
+// The change-point four-bar's crank angles towards its folded configuration,
+// θ = 10^(−k/2) for k = 2 … 8 (quick) or 16, the loop's second singular
+// value falling like θ, then θ = 0 itself (folded): every engine's campaign
+// walks the same states.
+struct ChangePointState {
+  double theta;
+  bool folded;
+};
+std::vector<ChangePointState> change_point_states(bool quick);
+
 // A mechanism's name as part of a file name: "closed chain" → "closed_chain".
 std::string slug(const std::string& name);
 

@@ -184,19 +184,18 @@ std::string inertia_finding(Files& files) {
 
 // (i) 2. The change-point four-bar towards, and at, its folded configuration.
 void towards_folded(bool quick, std::vector<Row>& rows, Files& files, std::ostream& log) {
-  const int last = quick ? 8 : 16;
-  for (int k = 2; k <= last + 1; ++k) {
-    const double theta = k <= last ? std::pow(10.0, -0.5 * k) : 0.0;
+  const std::vector<ChangePointState> states = change_point_states(quick);
+  for (const auto& [theta, folded] : states) {
     auto model = mujoco::four_bar(theta, 1.0, {}, loop::kChangePoint);
     const Extracted e = mujoco::extract(*model);
-    rows.push_back(evaluate(*model, e, "change-point", k <= last ? "near singular" : "folded (θ = 0)"));
-    if (k > last)
+    rows.push_back(evaluate(*model, e, "change-point", folded ? "folded (θ = 0)" : "near singular"));
+    if (folded)
       files["systems/mujoco_change_point_folded_hard.json"] = mujoco::to_solve_json(
           mujoco::hard(e), "MuJoCo hard four-bar",
           "MuJoCo, change-point four-bar folded flat (θ = 0) at 1 rad/s: hard Gauss data (M, efc_J, b = −J̇v by "
           "differences of efc_J, qfrc_smooth)");
   }
-  log << "  change-point near singular and folded: " << last << " states\n";
+  log << "  change-point near singular and folded: " << states.size() << " states\n";
 }
 
 // (ii) The distance from hard Gauss: on exact states of the crank-rocker

@@ -127,20 +127,19 @@ void trajectory(Mechanism& m, const std::string& name, double span, bool quick, 
 
 // (i) 2. The change-point four-bar towards, and at, its folded configuration.
 void towards_folded(bool quick, std::vector<Row>& rows, Files& files, std::ostream& log) {
-  const int last = quick ? 8 : 16;
-  for (int k = 2; k <= last + 1; ++k) {
-    const double theta = k <= last ? std::pow(10.0, -0.5 * k) : 0.0;
+  const std::vector<ChangePointState> states = change_point_states(quick);
+  for (const auto& [theta, folded] : states) {
     auto m = ode::four_bar(theta, 1.0, loop::kChangePoint);
     const Reading at = first_hinge(*m);
     const Extracted e = ode::extract(*m);
-    rows.push_back(evaluate(e, at, "change-point", k <= last ? "near singular" : "folded (θ = 0)"));
-    if (k > last)
+    rows.push_back(evaluate(e, at, "change-point", folded ? "folded (θ = 0)" : "near singular"));
+    if (folded)
       files["systems/ode_change_point_folded_hard.json"] = ode::to_solve_json(
           ode::hard(e), "ODE hard four-bar",
           "ODE, change-point four-bar folded flat (θ = 0) at 1 rad/s, maximal coordinates: hard Gauss data (M, the "
           "rebuilt rows J, b = −J̇u, gravity − ω×Iω)");
   }
-  log << "  change-point near singular and folded: " << last << " states\n";
+  log << "  change-point near singular and folded: " << states.size() << " states\n";
 }
 
 // (ii) The distance of ODE's a from hard Gauss with the true b and force,
