@@ -6,6 +6,9 @@
 #include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
+#include <mutex>
+#include <string>
+#include <unordered_map>
 
 #include "femc/solve.hpp"
 #include "femc/verify/exact_data.hpp"
@@ -133,6 +136,38 @@ Solution<mpfr_real> truncated_solution(const System<rational>& sys, Index k, lon
   out.delta_norm_sq = delta;
   out.diagnostics.rank.rank = k;
   return out;
+}
+
+namespace {
+
+void append_entries(std::string& key, const Matrix<rational>& X) {
+  key += std::to_string(X.rows()) + 'x' + std::to_string(X.cols()) + ':';
+  for (Index j = 0; j < X.cols(); ++j)
+    for (Index i = 0; i < X.rows(); ++i) key += X(i, j).str() + ',';
+}
+
+}  // namespace
+
+ExactReference memoized_exact_reference(const System<rational>& sys, long bits) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, ExactReference> store;
+  std::string key = std::to_string(bits) + '|';
+  append_entries(key, sys.M);
+  append_entries(key, sys.A);
+  append_entries(key, sys.b);
+  append_entries(key, sys.Q);
+  append_entries(key, sys.C);
+  append_entries(key, sys.W);
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    const auto it = store.find(key);
+    if (it != store.end()) return it->second;
+  }
+  ExactReference ref = exact_reference(sys, bits);
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (store.size() >= 4096) store.clear();
+  store.emplace(std::move(key), ref);
+  return ref;
 }
 
 }  // namespace femc::verify

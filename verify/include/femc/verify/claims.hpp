@@ -234,7 +234,7 @@ void complete(Ctx<S>& x) {
   x.sys = convert<S>(x.c.sys);
   x.u = dbl(unit_roundoff<S>());
   x.bits = significand_bits<S>();
-  x.ref = verify::exact_reference(x.c.sys, verify::reference_bits(x.bits));
+  x.ref = verify::memoized_exact_reference(x.c.sys, verify::reference_bits(x.bits));
   const Index m = x.sys.m(), n = x.sys.n();
   x.c_law = verify::law_constant(m, n);
   const verify::ErrorLaw law = verify::ErrorLaw::of(x.caps);

@@ -58,6 +58,13 @@ struct ExactReference {
 // working precision).
 ExactReference exact_reference(const System<rational>& sys, long bits = 256);
 
+// exact_reference(sys, bits), kept for the rest of the process: the claims
+// draw the same exact systems from one seed for every solver of the same
+// capabilities, and a case's reference (the exact solve, the SVDs at
+// `bits`) is most of its time. Thread-safe; the store is emptied when it
+// holds 4096 references.
+ExactReference memoized_exact_reference(const System<rational>& sys, long bits);
+
 // σ₁/σ_k of an exact matrix (k ≥ 1 its rank, or any leading count), at
 // `bits`.
 double kappa_of(const Matrix<rational>& X, Index k, long bits);
