@@ -83,7 +83,7 @@ for c in report["claims"]:
         print(f"  {c['property']}: worst error/bound {c['worst_ratio']:.2g}")
 
 # 2. The wrong solver fails, with the violated claims named.
-r = verify("wrong_solver.py")
+r = verify("wrong_solver.py", "--studies", "")  # a failing study's saved systems: range-space below
 if r.returncode != 1:
     fail(f"wrong-solver: exit {r.returncode}, expected 1\n{r.stdout}\n{r.stderr}")
 report = json.load(open(os.path.join(work, "wrong-solver", "conformance.json")))
@@ -111,7 +111,7 @@ if len(failed) < 3 or "Rank" not in {c["claim"] for c in failed} or not named:
     fail("rank-cut should fail the claims, naming the dropped direction")
 print("  e.g.", named[0]["failure"].splitlines()[-1][:300] if named[0]["failure"] else "")
 print(f"{reproduce('rank-cut', report)} rank-cut counterexample files read back by femc solve")
-r = verify("rank_cut.py --declare", *judged)
+r = verify("rank_cut.py --declare", *judged, "--studies", "rank")  # the study its declaration speaks to
 if r.returncode != 0:
     fail(f"rank-cut-declared: exit {r.returncode}, expected 0\n{r.stdout}\n{r.stderr}")
 summary("rank-cut-declared")
@@ -123,6 +123,8 @@ failed = {c["claim"] for c in report["claims"] if c["verdict"] == "fail"}
 print("range-space fails:", " ".join(sorted(failed)))
 if not failed & {"E1", "G2", "U1", "U5"}:
     fail(f"range-space should fail the accuracy claims; failed {sorted(failed)}")
+if report["summary"]["studies_failed"] < 1:  # and reproduce() finds the failing cells' systems
+    fail("range-space should fail the conditioning study (κ(B)² against its declared growth 1)")
 print(f"{reproduce('range-space', report)} range-space counterexample files read back by femc solve")
 
 # 3. Bad input: exit 2, one line, no report.
