@@ -303,6 +303,13 @@ std::string section(const std::vector<Row>& rows, const Softness& softness, cons
         "efc_J), and its two parts: the velocity-product term (hard Gauss with b = a_ref, the stiff limit of "
         "MuJoCo's target, against b = −J̇v) and the softening (qacc against hard Gauss with b = a_ref). Largest "
         "over the states; solimp = \"d d 0.001\"; `mujoco_softness.csv`, `mujoco_softness.png`.\n\n"
+        "The velocity-product part concerns MuJoCo 2.2.2, the Debian 12 package, and every release up to "
+        "3.6.0: `mj_referenceConstraint` (src/engine/engine_core_constraint.c) sets "
+        "efc_aref = −B·efc_vel − K·I·(efc_pos − efc_margin) and nothing else, and 2.2.2's doc/computation.rst "
+        "says J̇v is not computed. `mj_jacDot` is an API since 3.2.3 (changelog item 11) that the solver did "
+        "not call. From 3.7.0 (commit 412cee20, changelog item 5), `mj_referenceConstraint` subtracts J̇v "
+        "(`mj_Jdotv`) from efc_aref for connect and weld rows; joint, tendon and flex equalities and contacts "
+        "still go without it, as does MJX. Read in the upstream sources at those tags, not run here.\n\n"
      << "| class | impedance d | solref time constant | timestep | total | velocity-product part | softening part |\n"
         "|---|---|---|---|---|---|---|\n";
   for (const std::string& key : softness.order) {
