@@ -319,14 +319,35 @@ int run_at(const VerifyArgs& a, const RegisteredSolver& solver, const std::share
   return report.passed() ? 0 : kExitRegression;
 }
 
-// The working precision named p, and the run at it.
-template <class Run>
-int at_precision(const std::string& p, std::optional<long> bits, Run&& run) {
-  if (p == "double") return run(double{}, std::optional<long>());
-  if (p == "float128") return run(float128{}, std::optional<long>());
-  if (p == "exact") return run(rational{}, std::optional<long>());
-  MpfrPrecision guard(*bits);
-  return run(mpfr_real{}, bits);
+// The claims' precision named p, as the precision table names it (MPFR as
+// "256" or "mpfr-256"): f(tag, label, bits), label the protocol's spelling
+// (MPFR by its bits alone, PROTOCOL.md), bits MPFR's (nullopt for the
+// others), with MPFR's precision set for the call. InputError naming the
+// claims' precisions for any other name.
+template <class F>
+int at_claim_precision(const std::string& p, F&& f) {
+  const auto refused = [&] {
+    return InputError("precision", "'" + p.substr(0, 40) + "' (the claims run at " + prop::claim_precision_names() + ")");
+  };
+  try {
+    return visit_precision(p, [&](auto tag) -> int {
+      using S = typename decltype(tag)::type;
+      if constexpr (!prop::kClaimsRunAt<S>) {
+        throw refused();
+      } else {
+        std::optional<long> bits;
+        std::string label = p;
+        if constexpr (std::is_same_v<S, mpfr_real>) {
+          bits = mpfr_real::get_default_prec();
+          label = std::to_string(*bits);
+        }
+        return f(S{}, label, bits);
+      }
+    });
+  } catch (const InputError& e) {  // an unknown name: the claims' choices, not the whole table's
+    if (e.field() == "precision" && std::string(e.what()).find("unknown precision") != std::string::npos) throw refused();
+    throw;
+  }
 }
 
 int run(const VerifyArgs& a) {
@@ -344,11 +365,8 @@ int run(const VerifyArgs& a) {
       }
     if (!known) throw InputError("studies", "'" + s.substr(0, 40) + "' is not a study that compares solvers (" + choices + ")");
   }
-  const std::string& p = a.precision;
-  // The protocol names an MPFR precision by its bits alone ("256"; PROTOCOL.md).
-  const std::optional<long> bits = p.rfind("mpfr-", 0) == 0 ? std::nullopt : mpfr_bits_of(p);
-  if (p != "double" && p != "float128" && p != "exact" && !bits)
-    throw InputError("precision", "'" + p.substr(0, 40) + "' (the claims run at double, float128, exact, or MPFR bits)");
+  std::string p;  // the protocol's spelling of the precision
+  at_claim_precision(a.precision, [&](auto, const std::string& label, std::optional<long>) { return p = label, 0; });
   if (studies::distributed::rank() == 0) {  // in an MPI job, rank 0 alone writes
     if (!fs::is_directory(a.out) && !fs::create_directories(a.out))
       throw InputError("out", "cannot create directory '" + a.out + "'");
@@ -358,10 +376,10 @@ int run(const VerifyArgs& a) {
     // One of femc's own methods, held to the same claims, laws and studies.
     if (!a.solver.empty()) throw InputError("method", "give --solver or --method, not both");
     const RegisteredSolver& solver = solvers().get(a.method);
-    return at_precision(p, bits, [&](auto tag, std::optional<long> b) {
+    return at_claim_precision(p, [&](auto tag, const std::string& label, std::optional<long> b) {
       using S = decltype(tag);
-      if (!solver.runs_at<S>()) throw InputError("precision", "method " + a.method + " does not run at " + p);
-      return run_at<S>(a, solver, nullptr, p, claims, b);
+      if (!solver.runs_at<S>()) throw InputError("precision", "method " + a.method + " does not run at " + label);
+      return run_at<S>(a, solver, nullptr, label, claims, b);
     });
   }
   if (a.solver.empty()) throw InputError("solver", "missing: give --solver COMMAND (or --method NAME)");
@@ -384,10 +402,10 @@ int run(const VerifyArgs& a) {
   const std::string name = !a.name.empty() ? a.name : !h.name.empty() ? h.name : "solver";
   if (std::find(h.precisions.begin(), h.precisions.end(), p) == h.precisions.end())
     throw InputError("precision", "the solver declares " + nlohmann::json(h.precisions).dump() + ", not '" + p + "'");
-  return at_precision(p, bits, [&](auto tag, std::optional<long> b) {
+  return at_claim_precision(p, [&](auto tag, const std::string& label, std::optional<long> b) {
     using S = decltype(tag);
-    const RegisteredSolver& solver = solvers().add(verify::process_solver<S>(process, name, p));
-    return run_at<S>(a, solver, process, p, claims, b);
+    const RegisteredSolver& solver = solvers().add(verify::process_solver<S>(process, name, label));
+    return run_at<S>(a, solver, process, label, claims, b);
   });
 }
 

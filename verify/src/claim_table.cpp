@@ -1,5 +1,7 @@
 #include "femc/verify/claim_table.hpp"
 
+#include "femc/scalar/precisions.hpp"
+#include "femc/scalar/qd.hpp"  // the table names every type
 #include "femc/verify/claim_checks.hpp"
 
 namespace femc::prop {
@@ -21,6 +23,16 @@ const std::vector<ClaimProperty>& claim_properties() {
     return t;
   }();
   return table;
+}
+
+std::string claim_precision_names() {
+  std::string names;
+#define FEMC_CLAIM_PRECISION_NAME(Type, spelling, kind, bits, what)                                     \
+  if (kClaimsRunAt<Type>)                                                                             \
+    names += std::string(names.empty() ? "" : ", ") + (std::is_same_v<Type, mpfr_real> ? "MPFR bits" : spelling);
+  FEMC_PRECISIONS(FEMC_CLAIM_PRECISION_NAME)
+#undef FEMC_CLAIM_PRECISION_NAME
+  return names;
 }
 
 std::string not_applicable(const ClaimNeeds& needs, const Capabilities& c, bool is_cod) {

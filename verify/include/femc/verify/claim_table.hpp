@@ -6,6 +6,7 @@
 // this table.
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "femc/scalar/builtin.hpp"
@@ -37,6 +38,16 @@ struct ClaimNeeds {
   ClaimNeeds& of_refusal() { return refusal = true, *this; }
 };
 
+// The scalar types the claims are instantiated at (ClaimProperty's four
+// members): femc verify runs a solver at one of them, named as in the
+// precision table (scalar/precisions.hpp).
+template <class S>
+inline constexpr bool kClaimsRunAt = std::is_same_v<S, double> || std::is_same_v<S, float128> ||
+                                     std::is_same_v<S, mpfr_real> || std::is_same_v<S, rational>;
+
+// "double, float128, MPFR bits, exact": the table's names of those types, for messages.
+std::string claim_precision_names();
+
 struct ClaimProperty {
   std::string suite;  // e.g. E1_FundamentalEquation
   ClaimNeeds needs;
@@ -52,7 +63,10 @@ struct ClaimProperty {
     if constexpr (std::is_same_v<S, double>) return at_double;
     else if constexpr (std::is_same_v<S, float128>) return at_float128;
     else if constexpr (std::is_same_v<S, mpfr_real>) return at_mpfr;
-    else return at_exact;
+    else {
+      static_assert(std::is_same_v<S, rational>, "the claims run at kClaimsRunAt's types only");
+      return at_exact;
+    }
   }
 };
 
