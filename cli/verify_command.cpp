@@ -320,34 +320,27 @@ int run_at(const VerifyArgs& a, const RegisteredSolver& solver, const std::share
 }
 
 // The claims' precision named p, as the precision table names it (MPFR as
-// "256" or "mpfr-256"): f(tag, label, bits), label the protocol's spelling
-// (MPFR by its bits alone, PROTOCOL.md), bits MPFR's (nullopt for the
-// others), with MPFR's precision set for the call. InputError naming the
-// claims' precisions for any other name.
+// "256" or "mpfr-256"; an unknown name gets visit_precision's message):
+// f(tag, label, bits), label the protocol's spelling (MPFR by its bits
+// alone, PROTOCOL.md), bits MPFR's (nullopt for the others), with MPFR's
+// precision set for the call. InputError naming the claims' precisions for
+// a type the claims do not run at.
 template <class F>
 int at_claim_precision(const std::string& p, F&& f) {
-  const auto refused = [&] {
-    return InputError("precision", "'" + p.substr(0, 40) + "' (the claims run at " + prop::claim_precision_names() + ")");
-  };
-  try {
-    return visit_precision(p, [&](auto tag) -> int {
-      using S = typename decltype(tag)::type;
-      if constexpr (!prop::kClaimsRunAt<S>) {
-        throw refused();
-      } else {
-        std::optional<long> bits;
-        std::string label = p;
-        if constexpr (std::is_same_v<S, mpfr_real>) {
-          bits = mpfr_real::get_default_prec();
-          label = std::to_string(*bits);
-        }
-        return f(S{}, label, bits);
+  return visit_precision(p, [&](auto tag) -> int {
+    using S = typename decltype(tag)::type;
+    if constexpr (!prop::kClaimsRunAt<S>) {
+      throw InputError("precision", "'" + p.substr(0, 40) + "' (the claims run at " + prop::claim_precision_names() + ")");
+    } else {
+      std::optional<long> bits;
+      std::string label = p;
+      if constexpr (std::is_same_v<S, mpfr_real>) {
+        bits = mpfr_real::get_default_prec();
+        label = std::to_string(*bits);
       }
-    });
-  } catch (const InputError& e) {  // an unknown name: the claims' choices, not the whole table's
-    if (e.field() == "precision" && std::string(e.what()).find("unknown precision") != std::string::npos) throw refused();
-    throw;
-  }
+      return f(S{}, label, bits);
+    }
+  });
 }
 
 int run(const VerifyArgs& a) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "femc/io/system_text.hpp"
 #include "femc/solve.hpp"
 #include "femc/verify/exact_data.hpp"
 
@@ -138,26 +139,11 @@ Solution<mpfr_real> truncated_solution(const System<rational>& sys, Index k, lon
   return out;
 }
 
-namespace {
-
-void append_entries(std::string& key, const Matrix<rational>& X) {
-  key += std::to_string(X.rows()) + 'x' + std::to_string(X.cols()) + ':';
-  for (Index j = 0; j < X.cols(); ++j)
-    for (Index i = 0; i < X.rows(); ++i) key += X(i, j).str() + ',';
-}
-
-}  // namespace
-
 ExactReference memoized_exact_reference(const System<rational>& sys, long bits) {
   static std::mutex mutex;
   static std::unordered_map<std::string, ExactReference> store;
-  std::string key = std::to_string(bits) + '|';
-  append_entries(key, sys.M);
-  append_entries(key, sys.A);
-  append_entries(key, sys.b);
-  append_entries(key, sys.Q);
-  append_entries(key, sys.C);
-  append_entries(key, sys.W);
+  // The system as `femc solve` reads it back exactly (every entry as p/q).
+  std::string key = std::to_string(bits) + '|' + system_json(to_system_text(sys));
   {
     const std::lock_guard<std::mutex> lock(mutex);
     const auto it = store.find(key);
