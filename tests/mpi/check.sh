@@ -144,8 +144,8 @@ print(json.dumps(r, indent=1))' "$1"
   ;;
 report)
   [ -e "$gate_output" ] || fail "no output of the test regression_gate at '$gate_output' (its fixture)"
-  status=$(sed -n 's/^exit //p' "$gate_output")
-  sed '/^exit /d' "$gate_output" >"$work/one.out"
+  status=$(tail -n 1 "$gate_output" | sed -n 's/^exit //p')  # the last line, the test's own
+  head -n -1 "$gate_output" >"$work/one.out"
   mstatus=0
   mpi "$femc" report --check "$src/reports/baseline" >"$work/two.out" 2>&1 || mstatus=$?
   [ "$status" = "$mstatus" ] || fail "exit $mstatus under mpirun, $status alone: $(cat "$work/two.out")"
