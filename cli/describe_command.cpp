@@ -8,7 +8,7 @@
 
 #include "commands.hpp"
 #include "femc/options.hpp"
-#include "femc/scalar/precisions.hpp"
+#include "femc/scalar/visit_precision.hpp"
 #include "femc/solvers/registry.hpp"
 
 namespace femc::cli {
@@ -19,10 +19,11 @@ nlohmann::ordered_json describe_json() {
     const char* name;
     Arithmetic arithmetic;
     int bits;  // of the significand; 0 for MPFR (its name's) and exact
+    bool models;  // a model is evaluated and simulated at it
     const char* description;
   };
   static const Precision precisions[] = {
-#define FEMC_PRECISION_ROW(Type, spelling, kind, bits, what) {spelling, Arithmetic::kind, bits, what},
+#define FEMC_PRECISION_ROW(Type, tag, header, spelling, kind, models, bits, what) {spelling, Arithmetic::kind, bits, kEvaluatesModels<Type>, what},
       FEMC_PRECISIONS(FEMC_PRECISION_ROW)
 #undef FEMC_PRECISION_ROW
   };
@@ -34,6 +35,7 @@ nlohmann::ordered_json describe_json() {
     ps.push_back({{"name", p.name},
                   {"arithmetic", arithmetic_name(p.arithmetic)},
                   {"bits", p.bits > 0 ? json(p.bits) : json()},
+                  {"models", p.models},
                   {"description", p.description}});
   out["precisions"] = ps;
   json ms = json::array();

@@ -31,10 +31,8 @@ SimulateOutput simulate_system(const SimulateArgs& a) {
   const std::string& p = a.precision;
   return visit_precision(p, [&](auto tag) -> SimulateOutput {
     using S = typename decltype(tag)::type;
-    // The QD types offer no sin and cos through femc's scalar traits; no
-    // trajectory is exact.
-    if constexpr (std::is_same_v<S, double_double> || std::is_same_v<S, quad_double> || std::is_same_v<S, rational>)
-      throw InputError("precision", "'" + p + "' for simulate: it runs at double, long-double, float128, or MPFR bits");
+    if constexpr (!kEvaluatesModels<S>)
+      throw InputError("precision", "'" + p + "' for simulate: it runs at " + model_precision_names());
     else if constexpr (std::is_same_v<S, mpfr_real>)
       return simulate_builtin<mpfr_real>(a, "mpfr-" + std::to_string(*mpfr_bits_of(p)));  // as femc solve and the studies
     else
@@ -50,7 +48,7 @@ std::function<int()> add_simulate_command(CLI::App& app) {
   for (const auto& n : dynamics::builtin_model_names()) names += (names.empty() ? "" : " | ") + n;
   cmd->add_option("system", a->system, names + " | a model file (a path: MODEL.json)");
   cmd->add_flag("--list", *list, "list the built-in systems with their data and exit");
-  cmd->add_option("--precision", a->precision, "double | long-double | float128 | BITS (MPFR) (default double)");
+  cmd->add_option("--precision", a->precision, model_precision_names() + " (default double)");
   cmd->add_option("--t-end", a->t_end, "final time (default: the system's)");
   cmd->add_option("--dt", a->dt, "record interval, the largest step of dopri5 and the step of rk4 (default 0.01)");
   cmd->add_option("--stepper", a->stepper, "dopri5 (adaptive, default) | rk4 (fixed step dt) | bulirsch-stoer (adaptive order, for tolerances near "

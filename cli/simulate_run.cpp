@@ -12,6 +12,7 @@
 #include "femc/scalar/float128.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/number_text.hpp"
+#include "femc/scalar/precisions.hpp"
 #include "commands.hpp"
 #include "simulate_run.hpp"
 
@@ -220,9 +221,10 @@ SimulateOutput simulate_builtin(const SimulateArgs& a, const std::string& precis
   return out;
 }
 
-template SimulateOutput simulate_builtin<double>(const SimulateArgs&, const std::string&);
-template SimulateOutput simulate_builtin<long double>(const SimulateArgs&, const std::string&);
-template SimulateOutput simulate_builtin<femc::float128>(const SimulateArgs&, const std::string&);
-template SimulateOutput simulate_builtin<femc::mpfr_real>(const SimulateArgs&, const std::string&);
+// At the precisions a model is evaluated at (the table's Models column).
+#define FEMC_INSTANTIATE_SIMULATE(Type, tag, header, spelling, kind, models, bits, what) \
+  FEMC_IF_MODELS_##models(template SimulateOutput simulate_builtin<Type>(const SimulateArgs&, const std::string&);)
+FEMC_PRECISIONS(FEMC_INSTANTIATE_SIMULATE)
+#undef FEMC_INSTANTIATE_SIMULATE
 
 }  // namespace femc::cli

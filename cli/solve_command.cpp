@@ -86,16 +86,9 @@ std::string solve_at(const Sys& sys, Method method, const SolveRequest& r, const
   return write_solution_json(out);
 }
 
-// Whether a model is evaluated at S: the QD types offer no sin and cos
-// through femc's scalar traits, and no model is exact; the library compiles
-// the model layer for the others (lib/CMakeLists.txt).
-template <class S>
-inline constexpr bool kEvaluatesModels =
-    !std::is_same_v<S, double_double> && !std::is_same_v<S, quad_double> && !std::is_same_v<S, rational>;
-
 template <class S>
 [[noreturn]] void no_model_at() {
-  throw InputError("precision", "a model is evaluated at double, long-double, float128 or MPFR bits, not " +
+  throw InputError("precision", "a model is evaluated at " + model_precision_names() + ", not " +
                                     ScalarTraits<S>::name());
 }
 
@@ -236,7 +229,7 @@ std::function<int()> add_solve_command(CLI::App& app) {
                   "with a model: a JSON file {\"q\": [...], \"qd\": [...]} of its coordinates (x, y, θ per body), "
                   "used as given");
   cmd->add_option("--precision", args->request.precision,
-                  "double | long-double | float128 | dd | qd | BITS (MPFR) | exact (default double)");
+                  precision_names() + " (default double)");
   cmd->add_option("--method", args->request.method,
                   "one of " + method_names() + " (default cod; sparse for a system with a sparse matrix)");
   cmd->add_option("--rank-tol", args->request.rank_tol, "relative rank tolerance τ (default max(m,n)·ε)");

@@ -411,7 +411,7 @@ std::function<int()> add_verify_command(CLI::App& app) {
   cmd->add_option("--method", args->method,
                   "one of femc's own methods instead (cod, literal, …): the same claims, laws and studies");
   cmd->add_option("--name", args->name, "the report's name (default: the name the solver declares)");
-  cmd->add_option("--precision", args->precision, "double (default), float128, exact, or MPFR bits");
+  cmd->add_option("--precision", args->precision, prop::claim_precision_names() + " (default double)");
   cmd->add_option("--claims", args->claims, "claim IDs or property names, comma-separated (default: all)");
   cmd->add_option("--cases", args->cases, "cases per claim (default 100)");
   cmd->add_option("--studies", args->studies,

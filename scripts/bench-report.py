@@ -33,7 +33,8 @@ PAIRED_NOISE = 1.2
 
 def listed_methods():
     """femc's floating methods, the default (the anchor of every ratio) first, then in the order of the one
-    list, as `femc describe --json` gives them (the femc of $FEMC, else build/release/cli/femc)."""
+    list, as `femc describe --json` gives them (the femc of $FEMC, else build/release/cli/femc); those with a
+    workspace; the exact methods and precisions; the methods that refuse a rank-deficient A."""
     femc = os.environ.get("FEMC") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
                                                   "release", "cli", "femc")
     try:
@@ -44,16 +45,28 @@ def listed_methods():
     floating = [m for m in described["methods"] if m["arithmetic"] == "floating"]
     anchor = described["default_method"]
     names = [anchor] + [m["name"] for m in floating if m["name"] != anchor]
-    return names, [name for name in names for m in floating if m["name"] == name and m.get("workspace")]
+    exact = [m["name"] for m in described["methods"] if m["arithmetic"] == "exact"]
+    return (names, [name for name in names for m in floating if m["name"] == name and m.get("workspace")], exact,
+            [p["name"] for p in described["precisions"] if p["arithmetic"] == "exact"],
+            [m["name"] for m in described["methods"] if not m["rank_deficient"]])
 
 
-METHODS, WORKSPACE_METHODS = listed_methods()
+METHODS, WORKSPACE_METHODS, EXACT_METHODS, EXACT_PRECISIONS, REFUSE_DEFICIENT = listed_methods()
 # Rows of method cod registered with with_validate (double and mpfr256 only):
 # the user's default call, and the workspace API (femc_case.hpp).
 COD_VARIANTS = ["cod+validate", "cod+ws", "cod+ws-fixedM"]
 # The rows through a femc::Workspace: every method that keeps one (femc
 # describe), and cod's with M fixed.
 WS_METHODS = [row for m in WORKSPACE_METHODS for row in [f"{m}+ws"] + (["cod+ws-fixedM"] if m == "cod" else [])]
+
+
+def refusers(singular, plural):
+    """"kkt refuses" (singular "refuses", plural "refuse"): the methods that refuse a rank-deficient A, from
+    femc describe, with the verb that agrees."""
+    names = [n for n in METHODS if n in REFUSE_DEFICIENT]
+    if len(names) == 1:
+        return f"{names[0]} {singular}"
+    return ", ".join(names[:-1]) + " and " + names[-1] + " " + plural if names else f"no method {singular}"
 
 
 def base_method(method):
@@ -735,12 +748,12 @@ def kernel_table(r):
 def scalar_table(r):
     out = ["## Every method × scalar type", "",
            "Time per solve; in parentheses the time ÷ the same method's in double. — : not run (see "
-           "[Restrictions](#restrictions)); kkt refuses a rank-deficient A by design.", ""]
+           f"[Restrictions](#restrictions)); {refusers('refuses', 'refuse')} a rank-deficient A by design.", ""]
     for rank in RANKS:
         out += [f"**{rank}**", "", "| scalar | method | " + " | ".join(SHAPES) + " |",
                 "|---|---|" + "---|" * len(SHAPES)]
         for scalar in r.scalars:
-            for method in METHODS + COD_VARIANTS + ["exact"]:
+            for method in METHODS + COD_VARIANTS + EXACT_METHODS:
                 if not any((scalar, method, rank, s) in r.femc for s in SHAPES):
                     continue
                 cells = []
@@ -909,11 +922,11 @@ def alloc_table(r):
            "took from malloc, the true heap count.", "",
            "| benchmark | rank | shape | mallocs | bytes | operator new | GMP |", "|---|---|---|---|---|---|---|"]
     for scalar in r.scalars:
-        for method in METHODS + COD_VARIANTS + ["exact"]:
+        for method in METHODS + COD_VARIANTS + EXACT_METHODS:
             for rank in RANKS:
                 for shape in SHAPES:
                     b = r.femc.get((scalar, method, rank, shape))
-                    listed = shape == "200x80" or scalar == "exact" or (scalar == "double" and shape != "50x20")
+                    listed = shape == "200x80" or scalar in EXACT_PRECISIONS or (scalar == "double" and shape != "50x20")
                     if not b or not listed:
                         continue
                     mark = "" if b.get("warm", 1) else "†"
@@ -931,10 +944,10 @@ def restrictions(r):
     present = set(r.femc)
     missing = defaultdict(list)
     for scalar in r.scalars:
-        methods = ["exact"] if scalar == "exact" else METHODS
+        methods = EXACT_METHODS if scalar in EXACT_PRECISIONS else METHODS
         for method in methods:
             for rank in RANKS:
-                if method == "kkt" and rank == "deficient":
+                if method in REFUSE_DEFICIENT and rank == "deficient":
                     continue
                 for shape in SHAPES:
                     if (scalar, method, rank, shape) not in present:
@@ -947,7 +960,7 @@ def restrictions(r):
            "- float128, dd, qd, MPFR: up to 200×80 (one MPFR cod solve at 1000×400 would take one to two minutes: 125 times the operations of 200×80); "
            "literal at 200×80 runs once (†). MPFR at 106 and 212 bits runs cod, kkt, nullspace only.",
            "- exact (rationals): 10×4, and 50×20 once.",
-           "- kkt is never run on a rank-deficient A: it refuses one by design.",
+           f"- {refusers('is', 'are')} never run on a rank-deficient A: refused by design.",
            "- cod+validate, cod+ws and cod+ws-fixedM: double and 256-bit MPFR only, with cod's budget.",
            "- Operation counts (the floor) are taken up to 200×80, where MPFR runs.",
            "",

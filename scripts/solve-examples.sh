@@ -4,15 +4,16 @@
 # summary table on stdout. Usage: solve-examples.sh FEMC EXAMPLES_DIR OUT_DIR
 set -euo pipefail
 femc=$1 examples=$2 out=$3
-# femc's methods by arithmetic, as femc describes them (femc describe --json,
-# from the one list lib/include/femc/methods/list.hpp).
+# The methods that run at a precision, as femc describes them (femc describe
+# --json: each method's "precisions", from the one lists methods/list.hpp and
+# scalar/precisions.hpp; MPFR, named by its bits, is "BITS" there).
 described=$("$femc" describe --json)
-methods_of() {
-  printf '%s' "$described" | /usr/bin/python3 -c \
-    'import json, sys; print(" ".join(m["name"] for m in json.load(sys.stdin)["methods"] if m["arithmetic"] == sys.argv[1]))' "$1"
+methods_at() {
+  printf '%s' "$described" | /usr/bin/python3 -c '
+import json, sys
+p = "BITS" if sys.argv[1].isdigit() else sys.argv[1]
+print(" ".join(m["name"] for m in json.load(sys.stdin)["methods"] if p in m["precisions"]))' "$1"
 }
-floating=$(methods_of floating) exact=$(methods_of exact)
-[ -n "$floating" ] && [ -n "$exact" ] || { echo "solve-examples: no method read from femc describe --json" >&2; exit 2; }
 # The precisions, as femc describes them: the exact ones first, then every
 # fixed floating type, then MPFR at these bit counts (its entry is BITS):
 # float128's 113, to set beside it, and 256, the reference.
@@ -28,12 +29,16 @@ print(" ".join(names))' "$mpfr_bits")
 [ -n "$precisions" ] || { echo "solve-examples: no precision read from femc describe --json" >&2; exit 2; }
 mkdir -p "$out"
 printf '%s\n' $precisions > "$out/precisions.txt"
+declare -A methods_for
+for precision in $precisions; do
+  methods_for[$precision]=$(methods_at "$precision")
+  [ -n "${methods_for[$precision]}" ] || { echo "solve-examples: no method runs at $precision (femc describe --json)" >&2; exit 2; }
+done
 printf '%-24s %-12s %-10s %s\n' system precision method "qdd[0]"
 for sys in "$examples"/*.json; do
   name=$(basename "$sys" .json)
   for precision in $precisions; do
-    if [ "$precision" = exact ]; then methods=$exact; else methods=$floating; fi
-    for method in $methods; do
+    for method in ${methods_for[$precision]}; do
       file="$out/$name.$precision.$method.json"
       if "$femc" solve "$sys" --precision "$precision" --method "$method" -o "$file" 2>"$out/.err"; then
         q=$(sed -n '/"qdd"/,/]/p' "$file" | sed -n 2p | tr -d ' ",')

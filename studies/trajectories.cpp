@@ -11,6 +11,8 @@
 // until the tolerance approaches the unit roundoff.
 #include <cmath>
 #include <map>
+#include <optional>
+#include <stdexcept>
 
 #include "femc/dynamics/builtin_models.hpp"
 #include "framework/numerics.hpp"
@@ -99,7 +101,9 @@ class Trajectories : public Study {
     const std::string& precision = p.at("precision");
     if (precision == "double")
       return rows_of(run_builtin<double>(p.at("system"), p.at("t_end"), p.at("tol"), baumgarte), cell);
-    MpfrPrecision guard(std::stol(precision.substr(5)));  // "mpfr-<bits>"
+    const std::optional<long> bits = mpfr_bits_of(precision);  // "mpfr-<bits>"
+    if (!bits) throw std::logic_error("trajectories: a run at " + precision + ", neither double nor MPFR");
+    MpfrPrecision guard(*bits);
     return rows_of(run_builtin<mpfr_real>(p.at("system"), p.at("t_end"), p.at("tol"), baumgarte), cell);
   }
 

@@ -16,6 +16,7 @@
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/rational.hpp"
 #include "support/cli_run.hpp"
+#include "support/rank_deciding_methods.hpp"
 
 namespace femc {
 namespace {
@@ -49,10 +50,12 @@ TEST(Cli, ReproducesExactOnARankDeficientInconsistentWeightedSystem) {
   EXPECT_NE(ref["delta_norm_sq"], "0");  // inconsistent
   // Bound: c·u·K with K = κ(M)κ(P)²κ(A) ≈ 5e3 for this system and c = 16(n+m)² = 576
   // (tests/test_methods_agree.cpp): 3e6·u.
+  // Every method that decides a rank in floating point, at double and 256 bits.
   struct Case { std::string precision, method; double u; };
-  for (const Case& c : {Case{"double", "cod", 0x1p-53}, Case{"double", "nullspace", 0x1p-53},
-                        Case{"double", "literal", 0x1p-53}, Case{"256", "cod", 0x1p-256},
-                        Case{"256", "literal", 0x1p-256}, Case{"256", "nullspace", 0x1p-256}}) {
+  std::vector<Case> cases;
+  for (const Method m : test::rank_deciding_methods())
+    for (const Case& c : {Case{"double", to_string(m), 0x1p-53}, Case{"256", to_string(m), 0x1p-256}}) cases.push_back(c);
+  for (const Case& c : cases) {
     CliRun r = femc("solve --precision " + c.precision + " --method " + c.method + " " + example("weighted_inconsistent.json"));
     ASSERT_EQ(r.status, 0) << r.err;
     auto got = nlohmann::json::parse(r.out);
@@ -243,6 +246,14 @@ TEST(Cli, DescribeGivesEveryMethodAndPrecisionAsData) {
     EXPECT_EQ(m["residual_mass_power"], info.capabilities.residual_mass_power) << info.name;
     EXPECT_EQ(m["rank_deficient"], info.capabilities.rank_deficient) << info.name;
     EXPECT_EQ(m["precisions"].size(), info.capabilities.arithmetic == Arithmetic::Exact ? 1u : floating) << info.name;
+  }
+  // "models": femc simulate runs at exactly the precisions that say so, and
+  // refuses the others naming the field.
+  for (const auto& p : d["precisions"]) {
+    const std::string name = p["name"] == "BITS" ? "128" : p["name"].get<std::string>();
+    const CliRun s = femc("simulate spherical-pendulum --stepper rk4 --dt 0.01 --t-end 0.02 --precision " + name);
+    EXPECT_EQ(s.status == 0, p["models"].get<bool>()) << name << ": " << s.err;
+    if (!p["models"].get<bool>()) EXPECT_NE(s.err.find("precision"), std::string::npos) << name << ": " << s.err;
   }
   EXPECT_EQ(femc("describe").status, 0);
 }

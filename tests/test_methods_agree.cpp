@@ -25,6 +25,7 @@
 #include "femc/scalar/rational.hpp"
 #include "femc/solve.hpp"
 #include "support/convert.hpp"
+#include "support/precision_types.hpp"
 #include "support/random_systems.hpp"
 
 namespace femc::test {
@@ -61,8 +62,7 @@ using prop::inf_norm;
 template <class S>
 class MethodsAgreeWithExact : public ::testing::Test {};
 
-using FloatTypes = ::testing::Types<double, long double, float128, double_double, quad_double, mpfr_real>;
-TYPED_TEST_SUITE(MethodsAgreeWithExact, FloatTypes);
+TYPED_TEST_SUITE(MethodsAgreeWithExact, test::FloatingTypes);  // the precision table's
 
 TYPED_TEST(MethodsAgreeWithExact, OnEveryClass) {
   using S = TypeParam;

@@ -10,6 +10,7 @@
 #include "femc/scalar/number_text.hpp"
 #include "femc/scalar/qd.hpp"
 #include "femc/scalar/rational.hpp"
+#include "femc/scalar/visit_precision.hpp"
 
 namespace femc {
 namespace {
@@ -65,19 +66,27 @@ void expect_roundtrip(const S& x) {
   EXPECT_EQ(ScalarTraits<S>::parse(ScalarTraits<S>::format(x)), x) << ScalarTraits<S>::format(x);
 }
 
+// At every type of the precision table (scalar/precisions.hpp), MPFR at
+// several bits; and each type names itself as the table spells it.
 TEST(NumberText, FormatReadsBackToTheSameValue) {
-  for (const char* t : {"0.1", "1/3", "-2.5e-300", "6.02214076e23", "1e-310"}) {
-    expect_roundtrip(ScalarTraits<double>::parse(t));
-    expect_roundtrip(ScalarTraits<long double>::parse(t));
-    expect_roundtrip(ScalarTraits<float128>::parse(t));
-    expect_roundtrip(ScalarTraits<rational>::parse(t));
-    expect_roundtrip(ScalarTraits<double_double>::parse(t));
-    expect_roundtrip(ScalarTraits<quad_double>::parse(t));
-    for (long bits : {53L, 113L, 256L, 1000L}) {
-      MpfrPrecision p(bits);
-      expect_roundtrip(ScalarTraits<mpfr_real>::parse(t));
+  const auto at = [](auto tag, const std::string& spelling) {
+    using S = typename decltype(tag)::type;
+    for (const char* t : {"0.1", "1/3", "-2.5e-300", "6.02214076e23", "1e-310"}) {
+      if constexpr (std::is_same_v<S, mpfr_real>) {
+        for (long bits : {53L, 113L, 256L, 1000L}) {
+          MpfrPrecision p(bits);
+          expect_roundtrip(ScalarTraits<S>::parse(t));
+          EXPECT_EQ(ScalarTraits<S>::name(), "mpfr-" + std::to_string(bits));
+        }
+      } else {
+        expect_roundtrip(ScalarTraits<S>::parse(t));
+        EXPECT_EQ(ScalarTraits<S>::name(), spelling);
+      }
     }
-  }
+  };
+#define FEMC_ROUNDTRIP_AT(Type, tag, header, spelling, kind, models, bits, what) at(PrecisionTag<Type>{}, spelling);
+  FEMC_PRECISIONS(FEMC_ROUNDTRIP_AT)
+#undef FEMC_ROUNDTRIP_AT
 }
 
 TEST(NumberText, DoubleDoubleAndQuadDoubleHoldMoreThanADouble) {

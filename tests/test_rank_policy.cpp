@@ -15,6 +15,7 @@
 #include "femc/scalar/rational.hpp"
 #include "femc/solve.hpp"
 #include "support/convert.hpp"
+#include "support/rank_deciding_methods.hpp"
 
 namespace femc {
 namespace {
@@ -45,7 +46,7 @@ System<S> permutation_case(bool reversed) {
 TEST(RankPolicy, FormedPOfRankOneIsRankOneInBothRowOrders) {
   const Solution<rational> exact = solve(permutation_case<rational>(false), {Method::Exact});
   ASSERT_EQ(exact.diagnostics.rank.rank, 1);
-  for (const Method method : {Method::Cod, Method::Literal, Method::Nullspace}) {
+  for (const Method method : test::rank_deciding_methods()) {
     for (const bool reversed : {false, true}) {
       Options<double> opt;
       opt.method = method;
@@ -123,7 +124,7 @@ TEST(RankPolicy, DirectionsThatADeterminesAreKeptInsideTheBand) {
   const Eigen::VectorXd dropped = solve(sys, cod3).qdd;
   const double gap = (dropped - exact_qdd).norm() / exact_qdd.norm();
   ASSERT_GT(gap, 1e-3) << "the case must make dropping visible";
-  for (const Method method : {Method::Cod, Method::Literal, Method::Nullspace}) {
+  for (const Method method : test::rank_deciding_methods()) {
     Options<double> opt;
     opt.method = method;
     const Solution<double> s = solve(sys, opt);

@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "femc/data_precision.hpp"
 #include "femc/errors.hpp"
 #include "femc/io/json_system.hpp"
 #include "femc/scalar/builtin.hpp"
@@ -35,6 +36,7 @@
 #include "femc/solve.hpp"
 #include "femc/systems/double_parallelogram.hpp"
 #include "support/convert.hpp"
+#include "support/rank_deciding_methods.hpp"
 #include "support/rounded_bound.hpp"
 
 namespace femc {
@@ -137,7 +139,7 @@ TEST(RoundedData, GivenTheDataPrecisionEveryWorkingPrecisionFindsTheMotion) {
   const System<rational> exact_sys = redundant_mechanism();
   const Reference ref = reference_of(exact_sys);
   const System<double> rounded = test::convert<double>(exact_sys);
-  for (const Method m : {Method::Cod, Method::Literal, Method::Nullspace}) {
+  for (const Method m : test::rank_deciding_methods()) {
     expect_motion<double>(rounded, ref, m, "double");
     expect_motion<long double>(rounded, ref, m, "long double");
     expect_motion<float128>(rounded, ref, m, "float128");
@@ -364,6 +366,23 @@ TEST(RoundedData, SimbodyBricardGivesRankFiveAndSimbodysMotionAtEveryPrecision) 
     EXPECT_EQ(face.diagnostics.rank.rank, 6) << "state " << k;
     EXPECT_TRUE(warns_of(face, "rounding noise")) << "state " << k;
   }
+}
+
+}  // namespace
+}  // namespace femc
+
+namespace femc {
+namespace {
+
+// femc writes a data precision as to_string spells it ("double", "24 bits")
+// and reads back what it wrote.
+TEST(RoundedData, ADataPrecisionsTextReadsBack) {
+  for (long bits : {0L, 2L, 24L, 53L, 64L, 113L, 256L, 65536L}) {
+    const DataPrecision p{bits};
+    EXPECT_EQ(parse_data_precision(to_string(p), "data_precision").bits, bits) << to_string(p);
+  }
+  EXPECT_THROW(parse_data_precision("7bits", "data_precision"), InputError);
+  EXPECT_THROW(parse_data_precision(" bits", "data_precision"), InputError);
 }
 
 }  // namespace

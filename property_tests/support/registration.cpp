@@ -1,11 +1,16 @@
 #include "support/registration.hpp"
 
+#include "femc/scalar/precisions.hpp"
+#include "femc/scalar/visit_precision.hpp"
+
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
 #include <iostream>
 #include <optional>
+#include <string>
+#include <type_traits>
 
 namespace femc::prop {
 namespace {
@@ -27,7 +32,7 @@ void register_test(const std::string& suite, const std::string& name, std::funct
 // One test of claim p for solver r at S, if r runs at S and the claim
 // applies (the ones that do not are listed by ClaimApplicability).
 template <class S>
-void register_at(const ClaimProperty& p, const RegisteredSolver& r, const char* precision, long mpfr_bits = 0) {
+void register_at(const ClaimProperty& p, const RegisteredSolver& r, const std::string& precision, long mpfr_bits) {
   if (!r.runs_at<S>() || !not_applicable_at<S>(p, r.capabilities(), r.method() == Method::Cod).empty()) return;
   const ClaimProperty* claim = &p;
   const RegisteredSolver* solver = &r;
@@ -63,26 +68,45 @@ std::vector<std::string> not_applicable_to(const RegisteredSolver& r) {
   return out;
 }
 
+// Calls f(PrecisionTag<S>{}, test_name, mpfr_bits) for each type S of the
+// precision table (scalar/precisions.hpp) the claims run at (kClaimsRunAt).
+// A test's precision is spelled as the table spells it, but MPFR's, which
+// the table names by its bits: "mpfr256", the claims' kClaimsMpfrBits (not
+// "mpfr-256", since a gtest filter reads '-' as a negation).
+template <class F>
+void for_each_claim_precision(F&& f) {
+  const auto at = [&](auto tag, const char* spelling) {
+    using S = typename decltype(tag)::type;
+    if constexpr (kClaimsRunAt<S>) {
+      if constexpr (std::is_same_v<S, mpfr_real>)
+        f(tag, "mpfr" + std::to_string(kClaimsMpfrBits), kClaimsMpfrBits);
+      else
+        f(tag, std::string(spelling), 0L);
+    }
+  };
+#define FEMC_CLAIM_PRECISION(Type, tag, header, spelling, kind, models, bits, what) at(PrecisionTag<Type>{}, spelling);
+  FEMC_PRECISIONS(FEMC_CLAIM_PRECISION)
+#undef FEMC_CLAIM_PRECISION
+}
+
 }  // namespace
 
 std::vector<std::string> not_applicable_claims(const RegisteredSolver& r) {
   std::vector<std::string> out;
-  for (const auto& part : {not_applicable_to<double>(r), not_applicable_to<float128>(r),
-                           not_applicable_to<mpfr_real>(r), not_applicable_to<rational>(r)})
-    for (const std::string& s : part)
+  for_each_claim_precision([&](auto tag, const std::string&, long) {
+    for (const std::string& s : not_applicable_to<typename decltype(tag)::type>(r))
       if (std::find(out.begin(), out.end(), s) == out.end()) out.push_back(s);
+  });
   return out;
 }
 
 void register_properties(const std::vector<std::string>& only) {
   for (const RegisteredSolver& r : solvers().all()) {
     if (!only.empty() && std::find(only.begin(), only.end(), r.name()) == only.end()) continue;
-    for (const ClaimProperty& p : claim_properties()) {
-      register_at<double>(p, r, "double");
-      register_at<float128>(p, r, "float128");
-      register_at<mpfr_real>(p, r, "mpfr256", 256);
-      register_at<rational>(p, r, "exact");
-    }
+    for (const ClaimProperty& p : claim_properties())
+      for_each_claim_precision([&](auto tag, const std::string& name, long mpfr_bits) {
+        register_at<typename decltype(tag)::type>(p, r, name, mpfr_bits);
+      });
   }
 }
 

@@ -1,8 +1,9 @@
 #pragma once
 // The claim properties (femc/verify/claim_table.hpp) as ctest tests
 // <Claim>.<solver>.<precision>: every claim, for every solver of the
-// registry (femc/solvers/registry.hpp), at every precision it runs at
-// (double, float128, MPFR 256 bits, exact). A claim runs on the systems and
+// registry (femc/solvers/registry.hpp), at every precision it runs at of
+// the claims' (kClaimsRunAt: double, float128, MPFR at kClaimsMpfrBits,
+// exact; the names are the precision table's, MPFR's "mpfr256"). A claim runs on the systems and
 // outputs the solver declares (claims.hpp, accepted_by); where it needs more
 // it is not registered, and not_applicable_claims() says why (the test
 // ClaimApplicability pins these lists for femc's methods). A solver that

@@ -28,9 +28,18 @@ struct Tag {
 };
 
 // The working precisions of the accuracy studies: every floating scalar
-// type of femc, and MPFR at 256 bits.
+// type of the precision table (scalar/precisions.hpp), MPFR at
+// kStudyMpfrBits, as the studies' outputs spell them ("mpfr-256").
+inline constexpr long kStudyMpfrBits = 256;
 inline const std::vector<std::string>& working_precisions() {
-  static const std::vector<std::string> names{"double", "long-double", "float128", "dd", "qd", "mpfr-256"};
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+#define FEMC_WORKING_PRECISION(Type, tag, header, spelling, kind, models, bits, what) \
+  FEMC_IF_FLOATING_##kind(out.push_back(std::is_same_v<Type, mpfr_real> ? "mpfr-" + std::to_string(kStudyMpfrBits) : spelling);)
+    FEMC_PRECISIONS(FEMC_WORKING_PRECISION)
+#undef FEMC_WORKING_PRECISION
+    return out;
+  }();
   return names;
 }
 

@@ -27,7 +27,7 @@ const std::vector<ClaimProperty>& claim_properties() {
 
 std::string claim_precision_names() {
   std::string names;
-#define FEMC_CLAIM_PRECISION_NAME(Type, spelling, kind, bits, what)                                     \
+#define FEMC_CLAIM_PRECISION_NAME(Type, tag, header, spelling, kind, models, bits, what)                                     \
   if (kClaimsRunAt<Type>)                                                                             \
     names += std::string(names.empty() ? "" : ", ") + (std::is_same_v<Type, mpfr_real> ? "MPFR bits" : spelling);
   FEMC_PRECISIONS(FEMC_CLAIM_PRECISION_NAME)

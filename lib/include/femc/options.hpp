@@ -31,7 +31,7 @@ const MethodInfo& method_info(Method m);
 std::string to_string(Method m);
 // Parses a method's name; throws InputError("method", …) naming the choices.
 Method parse_method(const std::string& name);
-// "literal, cod, kkt, nullspace, exact".
+// The methods' names in the list's order, comma-separated, for messages.
 std::string method_names();
 
 template <class S>

@@ -17,11 +17,21 @@ std::optional<long> mpfr_bits_of(const std::string& name) {
 
 std::string precision_names() {
   std::string names;
-#define FEMC_PRECISION_NAME(Type, spelling, kind, bits, what) \
+#define FEMC_PRECISION_NAME(Type, tag, header, spelling, kind, models, bits, what) \
   if (std::strcmp(spelling, "BITS") != 0) names += std::string(names.empty() ? "" : ", ") + spelling;
   FEMC_PRECISIONS(FEMC_PRECISION_NAME)
 #undef FEMC_PRECISION_NAME
   return names + ", or MPFR bits " + std::to_string(kMinMpfrBits) + ".." + std::to_string(kMaxMpfrBits);
+}
+
+std::string model_precision_names() {
+  std::string names;
+#define FEMC_MODEL_PRECISION_NAME(Type, tag, header, spelling, kind, models, bits, what) \
+  if (kEvaluatesModels<Type> && std::strcmp(spelling, "BITS") != 0)                     \
+    names += std::string(names.empty() ? "" : ", ") + spelling;
+  FEMC_PRECISIONS(FEMC_MODEL_PRECISION_NAME)
+#undef FEMC_MODEL_PRECISION_NAME
+  return names + (kEvaluatesModels<mpfr_real> ? ", or MPFR bits" : "");
 }
 
 }  // namespace femc

@@ -26,7 +26,7 @@ void add_method_at(RegisteredSolver& r, Method m) {
 RegisteredSolver method_solver(const MethodInfo& info) {
   RegisteredSolver r(info.name, info.description, info.capabilities);
   r.as_method(info.method);
-#define FEMC_ADD_METHOD_AT(Type, spelling, kind, bits, what) \
+#define FEMC_ADD_METHOD_AT(Type, tag, header, spelling, kind, models, bits, what) \
   if (info.capabilities.arithmetic == Arithmetic::kind) add_method_at<Type>(r, info.method);
   FEMC_PRECISIONS(FEMC_ADD_METHOD_AT)
 #undef FEMC_ADD_METHOD_AT

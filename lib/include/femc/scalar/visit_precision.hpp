@@ -32,8 +32,23 @@ struct PrecisionTag {
 std::optional<long> mpfr_bits_of(const std::string& name);
 
 // "double, long-double, float128, dd, qd, exact, or MPFR bits 24..65536": the
-// table's names, for messages.
+// table's names, for messages and --help.
 std::string precision_names();
+
+// Whether a model is evaluated and simulated at S (the table's Models
+// column): the QD types offer no sin and cos through femc's scalar traits,
+// and no model is exact. The library compiles the model layer at these
+// types only (lib/CMakeLists.txt reads the same column).
+template <class S>
+inline constexpr bool kEvaluatesModels = false;
+#define FEMC_EVALUATES_MODELS(Type, tag, header, spelling, kind, models, bits, what) \
+  FEMC_IF_MODELS_##models(template <> inline constexpr bool kEvaluatesModels<Type> = true;)
+FEMC_PRECISIONS(FEMC_EVALUATES_MODELS)
+#undef FEMC_EVALUATES_MODELS
+
+// "double, long-double, float128, or MPFR bits": the names of the precisions
+// a model is evaluated at, for messages and --help.
+std::string model_precision_names();
 
 // f(PrecisionTag<S>{}) for the precision named; InputError("precision", …)
 // naming the choices for an unknown name.
@@ -43,7 +58,7 @@ decltype(auto) visit_precision(const std::string& name, F&& f) {
     MpfrPrecision guard(*bits);
     return f(PrecisionTag<mpfr_real>{});
   }
-#define FEMC_VISIT_PRECISION(Type, spelling, kind, bits, what) \
+#define FEMC_VISIT_PRECISION(Type, tag, header, spelling, kind, models, bits, what) \
   if (!std::is_same_v<Type, mpfr_real> && name == spelling) return f(PrecisionTag<Type>{});
   FEMC_PRECISIONS(FEMC_VISIT_PRECISION)
 #undef FEMC_VISIT_PRECISION

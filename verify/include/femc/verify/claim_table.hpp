@@ -45,6 +45,10 @@ template <class S>
 inline constexpr bool kClaimsRunAt = std::is_same_v<S, double> || std::is_same_v<S, float128> ||
                                      std::is_same_v<S, mpfr_real> || std::is_same_v<S, rational>;
 
+// The MPFR precision ctest runs the claims at (property_tests/: the tests
+// <Claim>.mpfr256); femc verify runs them at the bits it is given.
+inline constexpr long kClaimsMpfrBits = 256;
+
 // "double, float128, MPFR bits, exact": the table's names of those types, for messages.
 std::string claim_precision_names();
 
