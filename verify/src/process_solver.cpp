@@ -18,6 +18,7 @@
 #include "femc/scalar/float128.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/rational.hpp"
+#include "femc/verify/claim_types.hpp"
 #include "femc/verify/system_json.hpp"
 
 namespace femc::verify {
@@ -404,13 +405,11 @@ RegisteredSolver process_solver(const std::shared_ptr<SolverProcess>& process, c
   return r;
 }
 
-template RegisteredSolver process_solver<double>(const std::shared_ptr<SolverProcess>&, const std::string&,
+// At the claims' types (claim_types.hpp).
+#define FEMC_INSTANTIATE_PROCESS_SOLVER(Type)                                                              \
+  template RegisteredSolver process_solver<Type>(const std::shared_ptr<SolverProcess>&, const std::string&, \
                                                  const std::string&);
-template RegisteredSolver process_solver<float128>(const std::shared_ptr<SolverProcess>&, const std::string&,
-                                                   const std::string&);
-template RegisteredSolver process_solver<mpfr_real>(const std::shared_ptr<SolverProcess>&, const std::string&,
-                                                    const std::string&);
-template RegisteredSolver process_solver<rational>(const std::shared_ptr<SolverProcess>&, const std::string&,
-                                                   const std::string&);
+FEMC_CLAIM_TYPES(FEMC_INSTANTIATE_PROCESS_SOLVER)
+#undef FEMC_INSTANTIATE_PROCESS_SOLVER
 
 }  // namespace femc::verify

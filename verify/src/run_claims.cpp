@@ -162,13 +162,10 @@ std::vector<ClaimOutcome> run_claims(const std::vector<const prop::ClaimProperty
   return out;
 }
 
-template std::vector<ClaimOutcome> run_claims<double>(const std::vector<const prop::ClaimProperty*>&,
+#define FEMC_INSTANTIATE_RUN_CLAIMS(Type)                                                               \
+  template std::vector<ClaimOutcome> run_claims<Type>(const std::vector<const prop::ClaimProperty*>&, \
                                                       const RegisteredSolver&, const ClaimRunOptions&);
-template std::vector<ClaimOutcome> run_claims<float128>(const std::vector<const prop::ClaimProperty*>&,
-                                                        const RegisteredSolver&, const ClaimRunOptions&);
-template std::vector<ClaimOutcome> run_claims<mpfr_real>(const std::vector<const prop::ClaimProperty*>&,
-                                                         const RegisteredSolver&, const ClaimRunOptions&);
-template std::vector<ClaimOutcome> run_claims<rational>(const std::vector<const prop::ClaimProperty*>&,
-                                                        const RegisteredSolver&, const ClaimRunOptions&);
+FEMC_CLAIM_TYPES(FEMC_INSTANTIATE_RUN_CLAIMS)
+#undef FEMC_INSTANTIATE_RUN_CLAIMS
 
 }  // namespace femc::verify

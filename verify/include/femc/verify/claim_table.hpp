@@ -13,6 +13,7 @@
 #include "femc/scalar/float128.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/rational.hpp"
+#include "femc/verify/claim_types.hpp"
 #include "femc/verify/claims.hpp"
 
 namespace femc::prop {
@@ -38,12 +39,10 @@ struct ClaimNeeds {
   ClaimNeeds& of_refusal() { return refusal = true, *this; }
 };
 
-// The scalar types the claims are instantiated at (ClaimProperty's four
-// members): femc verify runs a solver at one of them, named as in the
-// precision table (scalar/precisions.hpp).
-template <class S>
-inline constexpr bool kClaimsRunAt = std::is_same_v<S, double> || std::is_same_v<S, float128> ||
-                                     std::is_same_v<S, mpfr_real> || std::is_same_v<S, rational>;
+// The scalar types the claims are instantiated at, kClaimsRunAt<S>
+// (claim_types.hpp, FEMC_CLAIM_TYPES), are ClaimProperty's four members:
+// femc verify runs a solver at one of them, named as in the precision table
+// (scalar/precisions.hpp).
 
 // The MPFR precision ctest runs the claims at (property_tests/: the tests
 // <Claim>.mpfr256); femc verify runs them at the bits it is given.
