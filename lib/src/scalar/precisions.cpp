@@ -15,23 +15,31 @@ std::optional<long> mpfr_bits_of(const std::string& name) {
   return bits;
 }
 
-std::string precision_names() {
+namespace {
+
+// The table's names of the fixed precisions (not MPFR's "BITS") whose type
+// keep(PrecisionTag<Type>{}) accepts, comma-separated, in the table's order.
+template <class Keep>
+std::string fixed_precision_names(Keep keep) {
   std::string names;
-#define FEMC_PRECISION_NAME(Type, tag, header, spelling, kind, models, bits, what) \
-  if (std::strcmp(spelling, "BITS") != 0) names += std::string(names.empty() ? "" : ", ") + spelling;
-  FEMC_PRECISIONS(FEMC_PRECISION_NAME)
-#undef FEMC_PRECISION_NAME
-  return names + ", or MPFR bits " + std::to_string(kMinMpfrBits) + ".." + std::to_string(kMaxMpfrBits);
+#define FEMC_FIXED_PRECISION_NAME(Type, tag, header, spelling, kind, models, bits, what) \
+  if (keep(PrecisionTag<Type>{}) && std::strcmp(spelling, "BITS") != 0)                 \
+    names += std::string(names.empty() ? "" : ", ") + spelling;
+  FEMC_PRECISIONS(FEMC_FIXED_PRECISION_NAME)
+#undef FEMC_FIXED_PRECISION_NAME
+  return names;
+}
+
+}  // namespace
+
+std::string precision_names() {
+  return fixed_precision_names([](auto) { return true; }) + ", or MPFR bits " + std::to_string(kMinMpfrBits) + ".." +
+         std::to_string(kMaxMpfrBits);
 }
 
 std::string model_precision_names() {
-  std::string names;
-#define FEMC_MODEL_PRECISION_NAME(Type, tag, header, spelling, kind, models, bits, what) \
-  if (kEvaluatesModels<Type> && std::strcmp(spelling, "BITS") != 0)                     \
-    names += std::string(names.empty() ? "" : ", ") + spelling;
-  FEMC_PRECISIONS(FEMC_MODEL_PRECISION_NAME)
-#undef FEMC_MODEL_PRECISION_NAME
-  return names + (kEvaluatesModels<mpfr_real> ? ", or MPFR bits" : "");
+  return fixed_precision_names([](auto tag) { return kEvaluatesModels<typename decltype(tag)::type>; }) +
+         (kEvaluatesModels<mpfr_real> ? ", or MPFR bits" : "");
 }
 
 }  // namespace femc
