@@ -13,6 +13,7 @@
 #include "femc/solve.hpp"
 #include "support/convert.hpp"
 #include "support/random_systems.hpp"
+#include "support/rank_deciding_methods.hpp"
 
 namespace femc::test {
 namespace {
@@ -70,9 +71,7 @@ TEST(ExtremeValues, EntriesFrom1eMinus300To1e300) {
       for (Index i = 0; i < n; ++i) scale = std::max(scale, std::abs(to_double(q0(i))));
       for (Index i = 0; i < n; ++i) scale += std::abs(to_double(ec.sys.Q(i))) + std::abs(to_double(ec.sys.C(i)));
       const double bound = 16.0 * double((n + sc.m()) * (n + sc.m())) * 0x1p-53 * cond.K() * scale;
-      for (const MethodInfo& info : methods()) {  // the floating methods that solve any rank
-        if (info.capabilities.arithmetic != Arithmetic::Floating || !info.capabilities.rank_deficient) continue;
-        const Method m = info.method;
+      for (const Method m : test::rank_deciding_methods()) {  // the floating methods that solve any rank
         Options<double> opt;
         opt.method = m;
         SCOPED_TRACE(ec.label + " method " + to_string(m));
