@@ -15,8 +15,8 @@
 # record kept: a row holds 12 006 numbers; N = 40 at 128 bits over 0.5 s),
 # beside the projected and index-1 formulations over 2 s, which leave the
 # branch at the first flat configuration: index-1 says so (exit 5, warnings
-# in the JSON); projected says so or not by the last bits of OpenBLAS's
-# kernels (an open defect, docs/simulation.md). The
+# in the JSON); projected crawls there for fewer or more steps by the last
+# bits of OpenBLAS's kernels, and says so either way (docs/simulation.md). The
 # other singular mechanisms with the index-3 formulation beside their
 # defaults: A03 and A04 (redundant throughout) against their references, the
 # change-point four-bar through θ = 0 and −π (the projected formulation

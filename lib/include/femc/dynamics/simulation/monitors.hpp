@@ -35,7 +35,23 @@
 //                    records dt apart cannot both land within 10⁻⁶ of it at
 //                    any speed above 10⁻⁶/dt), so one that stays there has
 //                    stalled, as IFToMM A02 does at double without
-//                    projection (its crank 0 stops dead at flat).
+//                    projection (its crank 0 stops dead at flat). Counted
+//                    in accepted steps too (observe_step, the dense-output
+//                    steppers): kStallSteps consecutive steps within the
+//                    band. A passage at the steps the motion's accuracy
+//                    sets crosses the band within one step (A02 N = 2: the
+//                    band is 2·10⁻⁶·σ₁/|σ̇| ≈ 4·10⁻⁷ s wide at |θ̇| ≈ 5 rad/s,
+//                    Dopri5's steps there 3·10⁻⁴ s), so consecutive steps
+//                    inside it mean the step control shrank the steps by
+//                    10³ or more at the configuration: the index-1 field
+//                    there, the state's error divided by σ_min, is steering
+//                    the motion. Between two records 0.05 s apart the
+//                    projected run of A02 N = 2 at double did so for
+//                    thousands of steps of 10⁻¹² s, its |q̈| at 5·10⁹ against
+//                    the motion's 24 m/s², and came out with crank 0 dead
+//                    on the ground and the others turning back: another
+//                    branch, its energy balance within the tolerance, and
+//                    no record at the configuration (docs/simulation.md).
 //   rank at the drift
 //                    a constraint direction kept whose magnitude is within
 //                    a factor 100 of the drift's share of the rank tolerance
@@ -58,6 +74,7 @@ inline constexpr double kEnergyAllowance = 10;
 inline constexpr double kIndex3EnergyShare = 1e-4;
 inline constexpr double kSingularLevel = 1e-6;
 inline constexpr long kStallRecords = 3;
+inline constexpr long kStallSteps = 3;
 inline constexpr double kDriftRankMargin = 100;
 
 template <class S>
@@ -93,19 +110,9 @@ class Monitors {
     }
     if (f.rank) {
       const RankDecision<S>& d = *f.rank;
-      if (d.rank > max_rank_) max_rank_ = d.rank;
-      const S kept = d.largest > S(0) && d.rank > 0 ? S(d.smallest_kept / d.largest) : S(1);
-      const bool singular = d.rank < max_rank_ || kept < S(kSingularLevel);
-      stall_ = singular ? stall_ + 1 : 0;
-      if (stall_ >= kStallRecords)
-        trip("singular configuration", r.t, kept, S(kSingularLevel), S(kept > S(0) ? S(S(kSingularLevel) / kept) : S(1) / unit_roundoff<S>()),
-             "the motion stays at a singular configuration of the constraints (rank " + std::to_string(d.rank) +
-                 " of the run's " + std::to_string(max_rank_) + ", or the smallest kept magnitude below 10⁻⁶ of the "
-                 "largest, at " + std::to_string(kStallRecords) + " consecutive records): it may have left its branch; " +
-                 (opt_.formulation == Formulation::Index3
-                      ? std::string("a shorter step (femc simulate --step) or a higher precision may pass it")
-                      : std::string("the index-3 formulation (Formulation::Index3, femc simulate --formulation index-3) "
-                                    "passes singular configurations")));
+      S kept;
+      stall_ = singular(d, kept) ? stall_ + 1 : 0;
+      if (stall_ >= kStallRecords) trip_singular(r.t, d, kept, std::to_string(kStallRecords) + " consecutive records");
       if (f.drift_tol > S(0) && d.rank > 0 && kept <= S(kDriftRankMargin) * f.drift_tol)
         trip("rank at the drift", r.t, kept, S(S(kDriftRankMargin) * f.drift_tol),
              S(kept > S(0) ? S(S(kDriftRankMargin) * f.drift_tol / kept) : S(1) / unit_roundoff<S>()),
@@ -114,7 +121,38 @@ class Monitors {
     }
   }
 
+  // At the end state of an accepted step of a dense-output stepper, with
+  // the forces there (stepping.hpp): the stall counted in steps (above).
+  void observe_step(const S& t, const Forces<S>& f) {
+    if (!f.rank) return;
+    S kept;
+    stall_steps_ = singular(*f.rank, kept) ? stall_steps_ + 1 : 0;
+    if (stall_steps_ >= kStallSteps)
+      trip_singular(t, *f.rank, kept, std::to_string(kStallSteps) + " consecutive accepted steps");
+  }
+
  private:
+  // Whether a solve's rank decision is at a singular configuration: a rank
+  // below the largest the run has decided, or the smallest kept magnitude
+  // (kept, relative to the largest) below kSingularLevel.
+  bool singular(const RankDecision<S>& d, S& kept) {
+    if (d.rank > max_rank_) max_rank_ = d.rank;
+    kept = d.largest > S(0) && d.rank > 0 ? S(d.smallest_kept / d.largest) : S(1);
+    return d.rank < max_rank_ || kept < S(kSingularLevel);
+  }
+  void trip_singular(const S& t, const RankDecision<S>& d, const S& kept, const std::string& where) {
+    trip("singular configuration", t, kept, S(kSingularLevel),
+         S(kept > S(0) ? S(S(kSingularLevel) / kept) : S(1) / unit_roundoff<S>()),
+         "the motion stays at a singular configuration of the constraints (rank " + std::to_string(d.rank) +
+             " of the run's " + std::to_string(max_rank_) +
+             ", or the smallest kept magnitude below 10⁻⁶ of the largest, at " + where +
+             "): it may have left its branch; " +
+             (opt_.formulation == Formulation::Index3
+                  ? std::string("a shorter step (femc simulate --step) or a higher precision may pass it")
+                  : std::string("the index-3 formulation (Formulation::Index3, femc simulate --formulation index-3) "
+                                "passes singular configurations")));
+  }
+
   // severity ≥ 1: how far beyond its threshold the measure is (the worst is kept).
   void trip(const std::string& kind, const S& t, const S& measure, const S& threshold, const S& severity,
             const std::string& what) {
@@ -135,7 +173,8 @@ class Monitors {
   S V0_;
   S E_scale_ = S(0);
   Index max_rank_ = 0;
-  long stall_ = 0;
+  long stall_ = 0;        // consecutive records at a singular configuration
+  long stall_steps_ = 0;  // consecutive accepted steps there
   std::vector<S> severity_;  // per warning
 };
 

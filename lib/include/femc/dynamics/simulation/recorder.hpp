@@ -52,6 +52,12 @@ class Recorder {
     traj_.records.push_back(std::move(r));
   }
 
+  // The monitors' look at the end state x of an accepted step at t
+  // (monitors.hpp, observe_step): its forces are the next step's first
+  // stage's, so a stepper with that stage kept (Dopri5's FSAL, a projected
+  // state's restart) solves nothing more.
+  void step(const OdeState<S>& x, const S& t) { monitors_.observe_step(t, forces_.at(x, t)); }
+
   // An impact at t changed the kinetic energy by dE (≤ 0 for a plastic one).
   void impact(const S& t, const S& dE) {
     impact_work_ += dE;

@@ -95,6 +95,12 @@ struct Run {
       at[layout.qd(i)] = qd(i);
     }
   }
+  // An accepted step's end state, to the monitors: models with a rank
+  // decision (those that project), in the formulations whose steps' stages
+  // see the index-1 field (not Index3, which has its own loop).
+  void observe_step(const OdeState<S>& at, const S& time) {
+    if (model.projects() && opt.formulation != Formulation::Index3) recorder.step(at, time);
+  }
   auto system() {
     return [this](const OdeState<S>& x, OdeState<S>& dx, const S& t) { forces.rhs(x, dx, t); };
   }
@@ -206,9 +212,11 @@ void run_dense_output(Run<S>& run, Stepper& stepper) {
       // The projected state starts the next step (its first derivative anew).
       run.project(x1, t1);
       run.forces.begin_step(x1);
+      run.observe_step(x1, t1);
       continue_stepper_from(stepper, x1, t1);
       continue;
     }
+    run.observe_step(x1, t1);  // before begin_step: the step's last stage is kept
     // New contact modes at the accepted state: restart, so that the first
     // derivative of the next step is recomputed (Dopri5's FSAL).
     if (run.forces.begin_step(x1)) stepper.initialize(x1, t1, stepper.current_time_step());
