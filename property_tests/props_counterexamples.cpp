@@ -1,10 +1,16 @@
 // Counterexamples worked by hand: where a claim stops holding (G9: W matters
-// for inconsistent constraints; U3: Qᴺ, Qᵂ are orthogonal in M⁻¹ only).
+// for inconsistent constraints; U3: Qᴺ, Qᵂ are orthogonal in M⁻¹ only), and
+// the systems that showed a law too tight (E1 for kkt), kept as they were
+// drawn.
 #include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
 
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/rational.hpp"
+#include "femc/io/json_system.hpp"
 #include "femc/verify/claims.hpp"
 
 namespace femc::prop::claims {
@@ -66,4 +72,38 @@ TEST(U3_NotOrthogonalInThePlainInnerProduct, mpfr256) {
   plain_inner_product_counterexample<mpfr_real>();
 }
 TEST(U3_NotOrthogonalInThePlainInnerProduct, exact) { plain_inner_product_counterexample<rational>(); }
+
+// E1 for kkt at 256 bits, on the system a whole-suite run drew at a random
+// seed (property_tests/counterexamples/e1_kkt_mass_conditioning.json, exact
+// at 256 bits; `femc solve FILE --method kkt --precision 256` reproduces it):
+// full row rank, κ(M) = 1.6·10²¹, κ(B) = 82, ‖λ‖ = 6·10⁴. kkt's last step,
+// M q̈ = Q + Qᶜ, rounds relative to ‖Q + Qᶜ‖ ≈ 6·10⁴ rather than to ‖q̈‖_M,
+// and its residual was 1.5 times the law that lacked the range-space term
+// F (error_law.hpp). The residual must stay within the law, and above the
+// law without F, or this case no longer shows why F is there.
+TEST(E1_RangeSpaceResidual, kktMpfr256) {
+  std::ifstream in(std::string(FEMC_COUNTEREXAMPLES) + "/e1_kkt_mass_conditioning.json");
+  ASSERT_TRUE(in) << "the counterexample's file";
+  std::stringstream text;
+  text << in.rdbuf();
+  const SystemText t = read_system_text(text.str());
+  const System<rational> exact = to_system<rational>(t);
+  MpfrPrecision bits(256);
+  const System<mpfr_real> sys = to_system<mpfr_real>(t);
+  for (Index i = 0; i < sys.n(); ++i)
+    for (Index j = 0; j < sys.n(); ++j) ASSERT_EQ(to_rational(sys.M(i, j)), exact.M(i, j)) << "M is not exact at 256 bits";
+  Options<mpfr_real> opt;
+  opt.method = Method::Kkt;
+  const Solution<mpfr_real> s = solve(sys, opt);
+  const verify::ExactReference ref = verify::exact_reference(exact, verify::reference_bits(256));
+  const double residual = norm2(Vector<rational>(exact.A * to_rational(s.qdd) - exact.b));
+  const double u = dbl(unit_roundoff<mpfr_real>()), c = verify::law_constant(exact.m(), exact.n());
+  const verify::ErrorLaw law = verify::ErrorLaw::of(femc_solver<mpfr_real>(Method::Kkt).caps);
+  const double R = c * verify::residual_law(ref, u, law);
+  const double F = c * u * ref.norm_B * std::sqrt(ref.kappa_M / ref.norm_M) * ref.norm_forces;
+  std::cout << "kkt at 256 bits: ‖A q̂ − b‖ = " << residual << ", law " << R << " (slack " << R / residual
+            << "), of it F = " << F << "; κ(M) = " << ref.kappa_M << ", κ(B) = " << ref.kappa_B << "\n";
+  EXPECT_LE(residual, R);
+  EXPECT_GT(residual, R - F) << "the law without F holds here: the case no longer shows the term";
+}
 }  // namespace femc::prop::claims

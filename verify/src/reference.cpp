@@ -104,6 +104,7 @@ ExactReference exact_reference(const System<rational>& sys, long bits) {
   ref.norm_y = norm_of(sys.Q, ref.M_inverse) + norm_of(sys.C, ref.M_inverse);
   if (sys.m() > 0) ref.norm_d = norm_of(Vector<rational>(sys.b - sys.A * ref.a), sys.W);
   ref.norm_qdd = prop::norm2(ref.solution.qdd);
+  ref.norm_forces = prop::norm2(sys.Q) + prop::norm2(ref.solution.QN) + prop::norm2(ref.solution.QW);
   ref.norm_r = std::sqrt(std::max(0.0, prop::to_double(ref.solution.delta_norm_sq)));
   ref.eta = (ref.norm_B > 0 && ref.norm_x > 0) ? ref.norm_r / (ref.norm_B * ref.norm_x) : 0;
   return ref;

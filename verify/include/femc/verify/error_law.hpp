@@ -26,7 +26,7 @@
 //             ≤ T = c·u·[(κ_s^p + κ(M))·s + (κ(B)² + κ(B)κ(W))·‖r‖/‖B‖]
 //             (κ_s = solve_kappa: κ(B), or κ(B)·ω where W is ill-conditioned)
 //   residual  ‖W^{1/2}(A q̂ − b)‖ ≤ R = c·u·[κ_s^max(p−1, k)·κ(M)^k·(N‖x‖ + ‖d‖)
-//                                           + ‖W^{1/2}‖‖A‖‖q̈‖]
+//                                           + ‖W^{1/2}‖‖A‖‖q̈‖ + F]
 //             (consistent constraints; k = Capabilities::residual_mass_power,
 //             1 for a solver that forms M^{±1/2} and P⁺ explicitly, the
 //             papers' literal formula: its rounding reaches the residual
@@ -34,7 +34,12 @@
 //             k = 0), and a product with an explicit pseudoinverse is not
 //             backward stable, its residual u·κ(B)‖d‖ (Higham, §14.1); the
 //             last term is q̂'s own rounding to S, which A carries into the
-//             residual where a = M⁻¹(Q + C) lies near Null(A), ‖d‖ small)
+//             residual where a = M⁻¹(Q + C) lies near Null(A), ‖d‖ small;
+//             F, for p = 2 only, is ‖B‖‖M^{-1/2}‖(‖Q‖ + ‖Qᴺ‖ + ‖Qᵂ‖): a
+//             solver that forms G = B Bᵀ is a range-space method, λ from G
+//             and then q̈ from M q̈ = Q + Qᶜ, whose forward substitution
+//             L y = Q + Qᶜ errs by u‖L⁻¹‖‖Q + Qᶜ‖ (Higham, Thm 8.5), which B
+//             carries into the residual: residual_law)
 //
 // Measured in the metric of M (‖v‖_M = ‖Lᵀv‖) the forward law holds for
 // every direction of the error alike: a relative 2-norm error of q̈ would
@@ -127,9 +132,17 @@ inline double residual_law(const ExactReference& ref, double u, const ErrorLaw& 
   // of norm up to ‖W^{1/2}‖‖A‖‖M^{-1/2}‖ rather than ‖B‖.
   const double norm_inverse_root = ref.norm_M > 0 ? std::sqrt(ref.kappa_M / ref.norm_M) : 0;  // ‖M^{-1/2}‖
   const double through = law.residual_mass > 0 ? std::sqrt(ref.norm_W) * ref.norm_A * norm_inverse_root : ref.norm_B;
+  // F (the header): a range-space method (p = 2) ends with M q̈ = Q + Qᶜ.
+  // Where G is ill-conditioned λ is large, and Qᶜ = Aᵀλ with it; where M is
+  // too, the forward substitution's error u‖L⁻¹‖‖Q + Qᶜ‖ is far above
+  // u‖q̈‖_M. Measured (docs/tests.md): kkt at 256 bits, κ(M) = 1.6·10²¹,
+  // κ(B) = 82, ‖λ‖ = 6·10⁴: the final solve alone, every other step exact,
+  // left 2.2·10⁵·u in ‖A q̂ − b‖, which the law without F bounded by
+  // 6.8·10³·u·c. For M = I, F is ‖B‖‖Q + Qᶜ‖ ≈ ‖A‖‖q̈‖, the term beside it.
+  const double forces = law.growth >= 2 ? ref.norm_B * norm_inverse_root * ref.norm_forces : 0;
   return u * (std::pow(solve_kappa(ref), std::max(law.growth - 1, law.residual_mass)) *
                   std::pow(ref.kappa_M, law.residual_mass) * (through * ref.norm_x + ref.norm_d) +
-              std::sqrt(ref.norm_W) * ref.norm_A * ref.norm_qdd);
+              std::sqrt(ref.norm_W) * ref.norm_A * ref.norm_qdd + forces);
 }
 
 // log10 of the largest condition number the law resolves at unit roundoff

@@ -45,6 +45,7 @@ struct ExactReference {
   double norm_x = 0, norm_d = 0;
   double norm_y = 0;  // ‖L⁻¹Q‖ + ‖L⁻¹C‖ (error_law.hpp)
   double norm_qdd = 0;          // ‖q̈‖₂
+  double norm_forces = 0;       // ‖Q‖ + ‖Qᴺ‖ + ‖Qᵂ‖ (2-norms): M q̈ = Q + Qᴺ + Qᵂ as a solver sums it
   double norm_r = 0;            // ‖δ‖
   // η = ‖r‖/(‖B‖‖x‖), the relative size of the least-squares residual; 0
   // for consistent constraints (and when x = 0).
