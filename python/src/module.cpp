@@ -7,12 +7,15 @@
 //
 // femc's errors become the package's exceptions (femc/_errors.py):
 // InputError (a ValueError naming the field) and MethodError. The GIL is
-// released while femc computes. The module installs no GMP allocator: the
+// released while femc computes, and the interpreter's OpenBLAS thread count
+// is put back when it returns (CallersBlasThreads). The module installs no GMP allocator: the
 // MPFR limb pool (scalar/mpfr_pool.hpp) stays the command's, since gmpy2 or
 // mpmath may share the process's GMP.
+#include <cblas.h>
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
+#include <mutex>
 #include <string>
 
 #include "commands.hpp"
@@ -32,12 +35,49 @@ namespace {
   throw py::error_already_set();
 }
 
+// femc's kernels set OpenBLAS to one thread for the whole process
+// (femc/decomposition/lapack.hpp: OpenBLAS 0.3.21 has no per-call count),
+// and numpy in this interpreter shares that OpenBLAS: after the first femc
+// call numpy ran on one thread, and its results changed in their last bits
+// (the in-process femc.verify of the numpy example then differed from the
+// process version, python/tests/test_verify.py). The caller's count is put
+// back when the last femc call in flight returns; calls may overlap (the
+// GIL is released), and none restores it while another computes.
+class CallersBlasThreads {
+ public:
+  CallersBlasThreads() {
+    const std::lock_guard<std::mutex> lock(mutex());
+    if (state().active++ == 0) state().saved = openblas_get_num_threads();
+  }
+  ~CallersBlasThreads() {
+    const std::lock_guard<std::mutex> lock(mutex());
+    if (--state().active == 0 && openblas_get_num_threads() != state().saved) openblas_set_num_threads(state().saved);
+  }
+  CallersBlasThreads(const CallersBlasThreads&) = delete;
+  CallersBlasThreads& operator=(const CallersBlasThreads&) = delete;
+
+ private:
+  struct State {
+    int active = 0;
+    int saved = 1;
+  };
+  static std::mutex& mutex() {
+    static std::mutex m;
+    return m;
+  }
+  static State& state() {
+    static State s;
+    return s;
+  }
+};
+
 // Runs f with the GIL released, femc's errors translated.
 template <class F>
 std::string translated(F&& f) {
   std::string out;
   try {
     py::gil_scoped_release release;
+    const CallersBlasThreads blas;
     out = f();
   } catch (const femc::InputError& e) {
     const std::string what = e.what();

@@ -217,3 +217,31 @@ def test_a_system_is_not_a_model():
     with pytest.raises(femc.InputError) as e:
         femc.model_system(os.path.join(MODELS, "slider_crank.json"), precision="dd")
     assert e.value.field == "precision" and "dd" in str(e.value)
+
+
+def _openblas():
+    """The OpenBLAS this interpreter loaded (numpy's and femc's), or None."""
+    import ctypes
+    with open("/proc/self/maps", encoding="utf-8") as f:
+        paths = sorted({line.split()[-1] for line in f if "openblas" in line and line.split()[-1].startswith("/")})
+    for path in paths:
+        lib = ctypes.CDLL(path)
+        if hasattr(lib, "openblas_get_num_threads"):
+            return lib
+    return None
+
+
+def test_solve_leaves_numpys_blas_threads_as_they_were():
+    # femc's kernels run OpenBLAS on one thread, for the whole process; the module puts the caller's count
+    # back (python/src/module.cpp), or numpy here would stay on one thread after any femc call.
+    np.linalg.svd(np.eye(3))  # numpy's OpenBLAS is loaded
+    lib = _openblas()
+    if lib is None:
+        pytest.skip("no OpenBLAS in this interpreter")
+    before = lib.openblas_get_num_threads()
+    lib.openblas_set_num_threads(2)
+    try:
+        femc.solve(np.eye(2) * 2, np.array([[1.0, 1.0]]), np.array([1.0]), np.zeros(2))
+        assert lib.openblas_get_num_threads() == 2
+    finally:
+        lib.openblas_set_num_threads(before)
