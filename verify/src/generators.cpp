@@ -345,7 +345,7 @@ Case draw_case(const Spec& s) {
   }
   if (kind != Mechanism) sys.Q = draw_integer_vector(n, -5, 5);
   sys.C = s.with_C && *rc::gen::arbitrary<bool>() ? draw_integer_vector(n, -3, 3) : Vector<rational>(Vector<rational>::Zero(n));
-  sys.W = s.with_W && m > 0 && *rc::gen::arbitrary<bool>() ? spd_geometric(m, eW, bits)
+  sys.W = s.with_W && m > 0 && (s.always_W || *rc::gen::arbitrary<bool>()) ? spd_geometric(m, eW, bits)
                                                            : Matrix<rational>(Matrix<rational>::Identity(m, m));
   if (rank_draws) sys.b = round_all(sys.b, bits).col(0);  // A has every bit: b is rounded
   if (!representable(sys.b, bits))

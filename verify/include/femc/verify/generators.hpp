@@ -54,6 +54,7 @@ struct Spec {
   bool allow_mechanisms = true;       // states of the model layer's mechanisms
   bool with_C = true;                 // C drawn (else 0)
   bool with_W = true;                 // W drawn (else I)
+  bool always_W = false;              // with with_W: W drawn in every case, not in half of them
   bool full_row_rank_only = false;
   bool consistent_only = false;
   bool inconsistent_only = false;     // rank-deficient or m > n, b ∉ Range(A)
