@@ -115,7 +115,7 @@ template <class S>
 struct Warning {
   std::string kind;  // "energy balance", "singular configuration", "rank at the drift"
   S t_first = S(0), t_last = S(0);
-  long records = 0;  // records at which it held
+  long records = 0;  // records at which it held (accepted steps too, where it is counted in steps: monitors.hpp)
   S measure = S(0), threshold = S(0);  // at its worst
   std::string what;  // one sentence
 };
