@@ -409,8 +409,8 @@ TEST(Benchmarks, A02_IndexOneLeavesTheBranchAndTheRunSaysSo) {
 // warning: a wrong answer femc did not flag (watched: with
 // Monitors::observe_step made a no-op this test fails there; at 10⁻¹¹ the
 // energy balance trips as well). Each run here either follows the closed
-// form within the benchmark's criterion with no warning, or warns; both
-// happen on this machine.
+// form within the benchmark's criterion, or warns that it stalled at the
+// singular configuration; both happen on this machine.
 TEST(Benchmarks, A02_ProjectedLeavesTheBranchOnlyWithAWarning) {
   const A02Branch branch(2);
   int stayed = 0, left = 0;
@@ -425,18 +425,24 @@ TEST(Benchmarks, A02_ProjectedLeavesTheBranchOnlyWithAWarning) {
       spread = std::max({spread, std::abs(r.q(5) - r.q(2)), std::abs(r.q(8) - r.q(2))});
     }
     const bool on_branch = angle <= 1e-3 && spread <= 1e-3;  // the benchmark's criterion
-    const bool flagged = !d.warnings.empty();
+    bool flagged = false;  // the stall, which only the step count sees at 10⁻¹⁰
     std::string kinds;
-    for (const auto& w : d.warnings) kinds += " '" + w.kind + "'";
+    for (const auto& w : d.warnings) {
+      kinds += " '" + w.kind + "'";
+      flagged = flagged || w.kind == "singular configuration";
+    }
     std::cout << "projected, tol " << tol << ": " << d.steps << " steps, crank 0 within " << angle
               << " rad of the branch's closed form, cranks within " << spread << " of one angle; "
               << (flagged ? "warns" + kinds : std::string("no warning")) << "\n";
     if (on_branch) {
+      // A crawl that happens to come out on the branch may say it could have
+      // left it; nothing else is allowed on a run that stayed.
       ++stayed;
-      for (const auto& w : d.warnings) ADD_FAILURE() << "tol " << tol << ": on the branch, yet '" << w.kind << "'";
+      for (const auto& w : d.warnings)
+        if (w.kind != "singular configuration") ADD_FAILURE() << "tol " << tol << ": on the branch, yet '" << w.kind << "'";
     } else {
       ++left;
-      EXPECT_TRUE(flagged) << "tol " << tol << ": the run left the branch without a warning";
+      EXPECT_TRUE(flagged) << "tol " << tol << ": the run left the branch without the stall's warning";
     }
   }
   // Which tolerances leave the branch depends on the machine's kernels: where

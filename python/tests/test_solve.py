@@ -240,6 +240,9 @@ def test_solve_leaves_numpys_blas_threads_as_they_were():
         pytest.skip("no OpenBLAS in this interpreter")
     before = lib.openblas_get_num_threads()
     lib.openblas_set_num_threads(2)
+    if lib.openblas_get_num_threads() != 2:
+        lib.openblas_set_num_threads(before)
+        pytest.skip("this OpenBLAS runs on one thread only")
     try:
         femc.solve(np.eye(2) * 2, np.array([[1.0, 1.0]]), np.array([1.0]), np.zeros(2))
         assert lib.openblas_get_num_threads() == 2

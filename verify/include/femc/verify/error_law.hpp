@@ -37,9 +37,10 @@
 //             residual where a = M⁻¹(Q + C) lies near Null(A), ‖d‖ small;
 //             F, for p = 2 only, is ‖B‖‖M^{-1/2}‖(‖Q‖ + ‖Qᴺ‖ + ‖Qᵂ‖): a
 //             solver that forms G = B Bᵀ is a range-space method, λ from G
-//             and then q̈ from M q̈ = Q + Qᶜ, whose forward substitution
-//             L y = Q + Qᶜ errs by u‖L⁻¹‖‖Q + Qᶜ‖ (Higham, Thm 8.5), which B
-//             carries into the residual: residual_law)
+//             and then q̈ from M q̈ = Q + Qᶜ; forming that right-hand side
+//             rounds relative to ‖Q‖ + ‖Qᴺ‖ + ‖Qᵂ‖, and the substitution
+//             with L carries it as L⁻¹ does, into the residual through B:
+//             range_space_term)
 //
 // Measured in the metric of M (‖v‖_M = ‖Lᵀv‖) the forward law holds for
 // every direction of the error alike: a relative 2-norm error of q̈ would
@@ -126,20 +127,28 @@ inline double forward_law(const ExactReference& ref, double u, const ErrorLaw& l
                      ref.norm_B > 0 ? ref.norm_r / ref.norm_B : 0);
 }
 
+// F without u and c (the header): for a solver that forms G = B Bᵀ (p = 2),
+// which ends with M q̈ = Q + Qᶜ. Where G is ill-conditioned λ is large, and
+// Qᶜ = Aᵀλ with it; where M is too, the rounding of Q + Qᶜ carried by L⁻¹
+// is far above u‖q̈‖_M. Measured (docs/tests.md): kkt at 256 bits,
+// κ(M) = 1.6·10²¹, κ(B) = 82, ‖λ‖ = 6·10⁴: the final solve alone, every
+// other step exact, left 2.2·10⁵·u in ‖A q̂ − b‖, which the law without F
+// bounded by 6.8·10³·u·c. F ≥ ‖B‖‖M^{-1/2}‖‖M q̈‖ ≥ ‖B‖‖q̈‖_M, equal only
+// where Q, Qᴺ and Qᵂ do not cancel; where they do (large λ, a near-static
+// load) it loosens a range-space method's residual bound by up to
+// (‖Q‖ + ‖Qᴺ‖ + ‖Qᵂ‖)/‖M q̈‖.
+inline double range_space_term(const ExactReference& ref) {
+  const double norm_inverse_root = ref.norm_M > 0 ? std::sqrt(ref.kappa_M / ref.norm_M) : 0;  // ‖M^{-1/2}‖
+  return ref.norm_B * norm_inverse_root * ref.norm_forces;
+}
+
 // R without the constant c.
 inline double residual_law(const ExactReference& ref, double u, const ErrorLaw& law) {
   // A solver that forms M^{-1/2} carries its rounding through A M^{-1/2},
   // of norm up to ‖W^{1/2}‖‖A‖‖M^{-1/2}‖ rather than ‖B‖.
   const double norm_inverse_root = ref.norm_M > 0 ? std::sqrt(ref.kappa_M / ref.norm_M) : 0;  // ‖M^{-1/2}‖
   const double through = law.residual_mass > 0 ? std::sqrt(ref.norm_W) * ref.norm_A * norm_inverse_root : ref.norm_B;
-  // F (the header): a range-space method (p = 2) ends with M q̈ = Q + Qᶜ.
-  // Where G is ill-conditioned λ is large, and Qᶜ = Aᵀλ with it; where M is
-  // too, the forward substitution's error u‖L⁻¹‖‖Q + Qᶜ‖ is far above
-  // u‖q̈‖_M. Measured (docs/tests.md): kkt at 256 bits, κ(M) = 1.6·10²¹,
-  // κ(B) = 82, ‖λ‖ = 6·10⁴: the final solve alone, every other step exact,
-  // left 2.2·10⁵·u in ‖A q̂ − b‖, which the law without F bounded by
-  // 6.8·10³·u·c. For M = I, F is ‖B‖‖Q + Qᶜ‖ ≈ ‖A‖‖q̈‖, the term beside it.
-  const double forces = law.growth >= 2 ? ref.norm_B * norm_inverse_root * ref.norm_forces : 0;
+  const double forces = law.growth >= 2 ? range_space_term(ref) : 0;
   return u * (std::pow(solve_kappa(ref), std::max(law.growth - 1, law.residual_mass)) *
                   std::pow(ref.kappa_M, law.residual_mass) * (through * ref.norm_x + ref.norm_d) +
               std::sqrt(ref.norm_W) * ref.norm_A * ref.norm_qdd + forces);

@@ -37,8 +37,9 @@
 //                    stalled, as IFToMM A02 does at double without
 //                    projection (its crank 0 stops dead at flat). Counted
 //                    in accepted steps too (observe_step, the dense-output
-//                    steppers): kStallSteps consecutive steps within the
-//                    band. A passage at the steps the motion's accuracy
+//                    steppers): kStallSteps consecutive steps whose smallest
+//                    kept magnitude is below 10⁻⁶ of the largest (not the
+//                    rank: a step's end carries the stepper's drift). A passage at the steps the motion's accuracy
 //                    sets crosses the band within one step (A02 N = 2: the
 //                    band is 2·10⁻⁶·σ₁/|σ̇| ≈ 4·10⁻⁷ s wide at |θ̇| ≈ 5 rad/s,
 //                    Dopri5's steps there 3·10⁻⁴ s), so consecutive steps
@@ -123,10 +124,14 @@ class Monitors {
 
   // At the end state of an accepted step of a dense-output stepper, with
   // the forces there (stepping.hpp): the stall counted in steps (above).
+  // Only the smallest kept magnitude counts here: a step's end carries the
+  // stepper's drift, and a rank it keeps there (a drift-sized direction of
+  // a mechanism redundant throughout) must not become the run's, which the
+  // records' "rank below the run's" reads.
   void observe_step(const S& t, const Forces<S>& f) {
     if (!f.rank) return;
-    S kept;
-    stall_steps_ = singular(*f.rank, kept) ? stall_steps_ + 1 : 0;
+    const S kept = kept_of(*f.rank);
+    stall_steps_ = kept < S(kSingularLevel) ? stall_steps_ + 1 : 0;
     if (stall_steps_ >= kStallSteps)
       trip_singular(t, *f.rank, kept, std::to_string(kStallSteps) + " consecutive accepted steps");
   }
@@ -137,8 +142,12 @@ class Monitors {
   // (kept, relative to the largest) below kSingularLevel.
   bool singular(const RankDecision<S>& d, S& kept) {
     if (d.rank > max_rank_) max_rank_ = d.rank;
-    kept = d.largest > S(0) && d.rank > 0 ? S(d.smallest_kept / d.largest) : S(1);
+    kept = kept_of(d);
     return d.rank < max_rank_ || kept < S(kSingularLevel);
+  }
+  // The smallest kept magnitude relative to the largest (1 at rank 0).
+  static S kept_of(const RankDecision<S>& d) {
+    return d.largest > S(0) && d.rank > 0 ? S(d.smallest_kept / d.largest) : S(1);
   }
   void trip_singular(const S& t, const RankDecision<S>& d, const S& kept, const std::string& where) {
     trip("singular configuration", t, kept, S(kSingularLevel),
@@ -159,7 +168,7 @@ class Monitors {
     for (std::size_t i = 0; i < traj_.warnings.size(); ++i) {
       Warning<S>& w = traj_.warnings[i];
       if (w.kind != kind) continue;
-      w.t_last = t;
+      if (t > w.t_last) w.t_last = t;
       ++w.records;
       if (severity > severity_[i]) w.measure = measure, w.threshold = threshold, severity_[i] = severity;
       return;

@@ -207,6 +207,10 @@ void run_dense_output(Run<S>& run, Stepper& stepper) {
       stepper.initialize(xe, te, run.opt.dt);
       continue;
     }
+    // The step's end to the monitors while the step's last stage is the kept
+    // evaluation (Dopri5's FSAL: no solve more); a record would evict it. A
+    // projected state is looked at after its projection, below.
+    if (!run.projecting()) run.observe_step(x1, t1);
     records_up_to(t1);
     if (run.projecting()) {
       // The projected state starts the next step (its first derivative anew).
@@ -216,7 +220,6 @@ void run_dense_output(Run<S>& run, Stepper& stepper) {
       continue_stepper_from(stepper, x1, t1);
       continue;
     }
-    run.observe_step(x1, t1);  // before begin_step: the step's last stage is kept
     // New contact modes at the accepted state: restart, so that the first
     // derivative of the next step is recomputed (Dopri5's FSAL).
     if (run.forces.begin_step(x1)) stepper.initialize(x1, t1, stepper.current_time_step());
