@@ -445,9 +445,9 @@ TEST(Benchmarks, A02_ProjectedLeavesTheBranchOnlyWithAWarning) {
       EXPECT_TRUE(flagged) << "tol " << tol << ": the run left the branch without the stall's warning";
     }
   }
-  // Which tolerances leave the branch depends on the machine's kernels: where
-  // none does, the monitor was not exercised, and the test says so.
-  if (left == 0) GTEST_SKIP() << "no tolerance left the branch here (" << stayed << " stayed): the monitor was not judged";
+  // Which tolerances leave the branch depends on the machine's kernels; a run
+  // that leaves is what judges the monitor, as in the index-1 test above.
+  EXPECT_GT(left, 0) << "no tolerance left the branch (" << stayed << " stayed): the test cannot fail";
 }
 
 // A02 with N = 1000 (6003 coordinates, 6002 rows, sparse) through its first
