@@ -16,14 +16,17 @@
 
 #include <algorithm>
 #include <exception>
+#include <functional>
 #include <initializer_list>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "alloc_count.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/scalar/mpfr_pool.hpp"
 #include "femc/methods/workspace.hpp"
+#include "femc/scalar/precisions.hpp"
 #include "femc/solve.hpp"
 #include "problems.hpp"
 
@@ -164,9 +167,27 @@ inline std::vector<std::string>& registered_scalars() {
   return list;
 }
 
+// The MPFR precision of the floor target (floor_pair.cpp, the report's
+// time ÷ floor), and the bits MPFR is timed at: those of libqd's types (the
+// table's rows of header qd, in its order: dd's 106, qd's 212), to set them
+// against MPFR at their precision, then the floor target's.
+inline constexpr long kFloorBits = 256;
+inline std::vector<long> mpfr_bench_bits() {
+  std::vector<long> out;
+#define FEMC_BENCH_QD_BITS(Type, tag, header, name, arithmetic, models, bits, what) \
+  if (std::string(#header) == "qd") out.push_back(bits);
+  FEMC_PRECISIONS(FEMC_BENCH_QD_BITS)
+#undef FEMC_BENCH_QD_BITS
+  out.push_back(kFloorBits);
+  return out;
+}
+// The benchmarks' name of MPFR at `bits`: "mpfr256".
+inline std::string mpfr_bench_name(long bits) { return "mpfr" + std::to_string(bits); }
+
 template <class S, class Guard = NoGuard>
 void register_solves(const std::string& scalar, long bits, const std::vector<Method>& methods,
-                     std::initializer_list<Shape> shapes, Budget (*budget)(Method, Shape), bool with_validate) {
+                     const std::vector<Shape>& shapes, const std::function<Budget(Method, Shape)>& budget,
+                     bool with_validate) {
   const std::string entry = scalar + "=" + std::to_string(bits);
   if (std::find(registered_scalars().begin(), registered_scalars().end(), entry) == registered_scalars().end())
     registered_scalars().push_back(entry);
@@ -200,11 +221,8 @@ void register_solves(const std::string& scalar, long bits, const std::vector<Met
     }
 }
 
-// One registration function per translation unit (one scalar family each).
-void register_builtin();
-void register_qd();
-void register_mpfr();
-void register_exact();
+// The registration functions, one per translation unit.
+void register_solves_at_every_precision();  // bench_solves.cpp: the precision table
 void register_lapacke();
 void register_dense_kernels();
 void register_sparse_scaling();

@@ -43,7 +43,7 @@
 namespace femc::bench {
 namespace {
 
-constexpr long kBits = 256;
+constexpr long kBits = kFloorBits;
 constexpr int kSampleRuns = 40;  // of kN operations each: about 10 ms for the five kinds at 256 bits
 constexpr int kSolves = 4;       // per benchmark: two of each M for cod+ws
 

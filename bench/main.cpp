@@ -39,11 +39,8 @@ int main(int argc, char** argv) {
   register_op_counts();
   register_lapacke();
   register_dense_kernels();
-  register_builtin();
-  register_qd();
-  register_mpfr();
+  register_solves_at_every_precision();
   register_floor_pairs();
-  register_exact();
   register_sparse_scaling();
 #ifdef FEMC_BENCH_SUITESPARSE
   register_suitesparse();

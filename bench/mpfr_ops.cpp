@@ -48,11 +48,11 @@ void mpreal_axpy(benchmark::State& st, long bits) {
 }  // namespace
 
 void register_mpfr_ops() {
-  for (long bits : {106L, 212L, 256L}) {
+  for (long bits : mpfr_bench_bits()) {
     for (Op op : kOps) {
       const std::string n = "mpfr_op/" + std::to_string(bits) + "/" + name(op);
       benchmark::RegisterBenchmark(n.c_str(), [=](benchmark::State& st) { op_cost(st, bits, op, Order::Changing); });
-      if (bits == 256)
+      if (bits == kFloorBits)
         benchmark::RegisterBenchmark((n + "/repeated").c_str(),
                                      [=](benchmark::State& st) { op_cost(st, bits, op, Order::Repeated); });
     }
