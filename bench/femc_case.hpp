@@ -170,7 +170,8 @@ inline std::vector<std::string>& registered_scalars() {
 // The MPFR precision of the floor target (floor_pair.cpp, the report's
 // time ÷ floor), and the bits MPFR is timed at: those of libqd's types (the
 // table's rows of header qd, in its order: dd's 106, qd's 212), to set them
-// against MPFR at their precision, then the floor target's.
+// against MPFR at their precision, then the floor target's. The report's
+// tables take them in this order (femc_scalars), ascending today.
 inline constexpr long kFloorBits = 256;
 inline std::vector<long> mpfr_bench_bits() {
   std::vector<long> out;
