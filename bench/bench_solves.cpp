@@ -57,7 +57,7 @@ void register_row(const std::string& name, Kind kind, Arithmetic arithmetic) {
   if constexpr (std::is_same_v<S, mpfr_real>) {
     for (long bits : mpfr_bench_bits()) {
       const bool floor = bits == kFloorBits;
-      register_solves<S, MpfrPrecision>(mpfr_bench_name(bits), bits,
+      register_solves<S, MpfrPrecision>(mpfr_precision_name(bits), bits,
                                         floor ? methods_of(arithmetic) : methods_of(arithmetic, {Method::Literal}),
                                         {std::begin(kShapes), std::end(kShapes)}, [kind](Method m, Shape s) { return budget<S>(kind, m, s); },
                                         floor);

@@ -63,7 +63,7 @@ void register_family(const std::string& scalar, long bits, int dense_up_to) {
 
 void register_sparse_scaling() {
   register_family<double>("double", 0, 100);
-  register_family<mpfr_real, MpfrPrecision>(mpfr_bench_name(128), 128, 40);
+  register_family<mpfr_real, MpfrPrecision>(mpfr_precision_name(128), 128, 40);
 }
 
 }  // namespace femc::bench

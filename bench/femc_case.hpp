@@ -182,8 +182,6 @@ inline std::vector<long> mpfr_bench_bits() {
   out.push_back(kFloorBits);
   return out;
 }
-// The benchmarks' name of MPFR at `bits`: "mpfr256".
-inline std::string mpfr_bench_name(long bits) { return "mpfr" + std::to_string(bits); }
 
 template <class S, class Guard = NoGuard>
 void register_solves(const std::string& scalar, long bits, const std::vector<Method>& methods,

@@ -12,7 +12,7 @@
 // unpaired floor.
 //
 // Names: floor_pair/256/<cod|cod+ws>/<full|deficient>/200x80, the solves of
-// femc/mpfr256/cod (a fresh solve()) and femc/mpfr256/cod+ws (one workspace,
+// femc/mpfr-256/cod (a fresh solve()) and femc/mpfr-256/cod+ws (one workspace,
 // M alternating, the limb pool). Counters: solve (seconds per solve) and
 // add, mul, fma, div, sqrt (seconds per operation, the mean of the samples
 // around the solves).

@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   std::string scalars;
   for (const std::string& s : registered_scalars()) scalars += (scalars.empty() ? "" : ",") + s;
   benchmark::AddCustomContext("femc_scalars", scalars);
+  benchmark::AddCustomContext("femc_floor_bits", std::to_string(kFloorBits));
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;

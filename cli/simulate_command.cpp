@@ -34,7 +34,7 @@ SimulateOutput simulate_system(const SimulateArgs& a) {
     if constexpr (!kEvaluatesModels<S>)
       throw InputError("precision", "'" + p + "' for simulate: it runs at " + model_precision_names());
     else if constexpr (std::is_same_v<S, mpfr_real>)
-      return simulate_builtin<mpfr_real>(a, "mpfr-" + std::to_string(*mpfr_bits_of(p)));  // as femc solve and the studies
+      return simulate_builtin<mpfr_real>(a, mpfr_precision_name(*mpfr_bits_of(p)));  // as femc solve and the studies
     else
       return simulate_builtin<S>(a, p);
   });

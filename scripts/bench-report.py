@@ -34,7 +34,8 @@ PAIRED_NOISE = 1.2
 def listed_methods():
     """femc's floating methods, the default (the anchor of every ratio) first, then in the order of the one
     list, as `femc describe --json` gives them (the femc of $FEMC, else build/release/cli/femc); those with a
-    workspace; the exact methods and precisions; the methods that refuse a rank-deficient A."""
+    workspace; the exact methods and precisions; the methods that refuse a rank-deficient A; the bits of each
+    precision that has fixed ones."""
     femc = os.environ.get("FEMC") or os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "build",
                                                   "release", "cli", "femc")
     try:
@@ -48,11 +49,12 @@ def listed_methods():
     exact = [m["name"] for m in described["methods"] if m["arithmetic"] == "exact"]
     return (names, [name for name in names for m in floating if m["name"] == name and m.get("workspace")], exact,
             [p["name"] for p in described["precisions"] if p["arithmetic"] == "exact"],
-            [m["name"] for m in described["methods"] if not m["rank_deficient"]])
+            [m["name"] for m in described["methods"] if not m["rank_deficient"]],
+            {p["name"]: p["bits"] for p in described["precisions"] if p["bits"]})
 
 
-METHODS, WORKSPACE_METHODS, EXACT_METHODS, EXACT_PRECISIONS, REFUSE_DEFICIENT = listed_methods()
-# Rows of method cod registered with with_validate (double and mpfr256 only):
+METHODS, WORKSPACE_METHODS, EXACT_METHODS, EXACT_PRECISIONS, REFUSE_DEFICIENT, PRECISION_BITS = listed_methods()
+# Rows of method cod registered with with_validate (double and MPFR at the floor's bits only):
 # the user's default call, and the workspace API (femc_case.hpp).
 COD_VARIANTS = ["cod+validate", "cod+ws", "cod+ws-fixedM"]
 # The rows through a femc::Workspace: every method that keeps one (femc
@@ -134,6 +136,9 @@ class Results:
         # ones' bits (femc_case.hpp's registered_scalars; a run older than
         # that context key: the rows' order, bits from the name mpfr<bits>).
         self.scalars, self.bits_of = [], {}
+        # The bits of the floor target (femc_case.hpp's kFloorBits), which the
+        # 1.3× target and the paired rows are taken at.
+        self.floor_bits = int(self.context.get("femc_floor_bits", 256))
         for entry in filter(None, self.context.get("femc_scalars", "").split(",")):
             name, bits = entry.split("=")
             self.scalars.append(name)
@@ -154,8 +159,9 @@ class Results:
                 self.femc[tuple(parts[1:5])] = b
                 if "femc_scalars" not in self.context and parts[1] not in self.scalars:
                     self.scalars.append(parts[1])
-                    if re.fullmatch(r"mpfr\d+", parts[1]):
-                        self.bits_of[parts[1]] = int(parts[1][4:])
+                    named = re.fullmatch(r"mpfr-?(\d+)", parts[1])
+                    if named:
+                        self.bits_of[parts[1]] = int(named.group(1))
             elif kind == "lapacke":
                 self.anchor[tuple(parts[2:5])] = b
             elif kind == "mpfr_op" and parts[3:] == ["repeated"]:
@@ -186,6 +192,13 @@ class Results:
     def t(self, scalar, method, rank, shape):
         b = self.femc.get((scalar, method, rank, shape))
         return b["t"] if b else None
+
+    def mpfr(self, bits):
+        """The run's name of MPFR at `bits` ("mpfr-256"), None if it has no such rows."""
+        return next((s for s, b in self.bits_of.items() if b == bits), None)
+
+    def floor_scalar(self):
+        return self.mpfr(self.floor_bits)
 
     def kernel_sum(self, shape):
         """Seconds of cod's four dense kernels alone in double (None if one is missing)."""
@@ -371,16 +384,17 @@ def ratio_targets(r):
                 "≥ 20× faster than literal")
     faster_than("dgelsy", lambda rank: r.ta("dgelsy", rank, "1000x400"), "1000x400", 1.0,
                 "no slower than the dgelsy pipeline")
+    bits, mpfr = r.floor_bits, r.floor_scalar()
     for rank in RANKS:
-        for method in methods("mpfr256", rank, "200x80"):
+        for method in methods(mpfr, rank, "200x80"):
             # The paired measurement where the run has it (floor_pair.cpp), else the solve row against the
             # floor at the mpfr_op/ unit costs (cod+ws does cod's operations).
-            t, f = r.paired(256, method, rank, "200x80")
+            t, f = r.paired(bits, method, rank, "200x80")
             how = "paired"
             if t is None:
-                t, f = r.t("mpfr256", method, rank, "200x80"), r.floor(256, "cod", rank, "200x80")
+                t, f = r.t(mpfr, method, rank, "200x80"), r.floor(bits, "cod", rank, "200x80")
                 how = "unit costs timed apart"
-            out.append((f"256-bit MPFR {method} ≤ 1.3× its floor, 200×80 {rank}",
+            out.append((f"{bits}-bit MPFR {method} ≤ 1.3× its floor, 200×80 {rank}",
                         f"{fmt_time(t)} / floor {fmt_time(f)} ({how})", ratio(t, f), 1.3, "at_most"))
     return out
 
@@ -394,7 +408,7 @@ def targets(r):
     for label, detail, measured, goal, kind in ratio_targets(r):
         out.append(f"| {label} | {detail} = {fmt_ratio(measured)} | {verdict(measured, goal, kind)} |")
     rows = []  # (scalar, method, rank, run) of the allocation targets
-    for scalar in ("double", "mpfr256"):
+    for scalar in ("double", r.floor_scalar()):
         for rank in RANKS:
             for method in ["cod", "cod+validate"] + WS_METHODS:
                 b = r.femc.get((scalar, method, rank, "200x80"))
@@ -409,25 +423,32 @@ def targets(r):
                     detail += ", " + (g if g == "limb pool" else f"{g} via GMP")
                 out.append(f"| zero heap allocations per solve after warm-up, {scalar} {method}, 200×80 {rank} | "
                            f"{detail} | {v} |")
-    out.append("| dd and qd against MPFR at 106/212 bits | see [dd and qd against MPFR](#dd-and-qd-against-mpfr) | "
-               "reported (no threshold) |")
+    beside = qd_pairs(r)
+    if beside:
+        names = " and ".join(s for s, _ in beside)
+        bits = "/".join(str(r.bits_of[m]) for _, m in beside)
+        out.append(f"| {names} against MPFR at {bits} bits | see [{names} against MPFR](#{names.replace(' ', '-')}-against-mpfr) | "
+                   "reported (no threshold) |")
     out += [""] + allocation_text(r, rows)
     return out
 
 
-# The benchmarks the timed targets read (ratio_targets), run again by
-# scripts/bench.sh after the full suite: a Google Benchmark filter (POSIX
-# extended regex, searched in each name).
-TARGET_FILTER = "|".join([
-    r"femc/double/(cod|cod\+ws|literal)/(full|deficient)/200x80",
-    r"femc/double/(cod|cod\+ws)/(full|deficient)/1000x400",
-    r"lapacke/double/dgelsd/(full|deficient)/200x80",
-    r"lapacke/double/dgelsy/(full|deficient)/1000x400",
-    r"femc/mpfr256/(cod|cod\+ws)/(full|deficient)/200x80",
-    r"mpfr_op/256/(add|mul|fma|div|sqrt)$",
-    r"floor_pair/256/",
-    r"opcount/cod/(full|deficient)/200x80",
-])
+def target_filter(r):
+    """The benchmarks the timed targets read (ratio_targets), which
+    scripts/bench.sh runs again after the full suite: a Google Benchmark
+    filter (POSIX extended regex, searched in each name), at the floor bits
+    of the full run r."""
+    bits = r.floor_bits
+    return "|".join([
+        r"femc/double/(cod|cod\+ws|literal)/(full|deficient)/200x80",
+        r"femc/double/(cod|cod\+ws)/(full|deficient)/1000x400",
+        r"lapacke/double/dgelsd/(full|deficient)/200x80",
+        r"lapacke/double/dgelsy/(full|deficient)/1000x400",
+        rf"femc/{r.floor_scalar()}/(cod|cod\+ws)/(full|deficient)/200x80",
+        rf"mpfr_op/{bits}/(add|mul|fma|div|sqrt)$",
+        rf"floor_pair/{bits}/",
+        r"opcount/cod/(full|deficient)/200x80",
+    ])
 
 
 def repeat_table(r, repeats):
@@ -593,7 +614,7 @@ def fma_against_mul_add(r):
     return said + ": in this run neither was the cheaper in every row."
 
 
-def kernel_ratios(r, bits=256):
+def kernel_ratios(r, bits):
     """{n: time ÷ floor} of the floor_pair/<bits>/cholesky/<n> rows the run has."""
     got = {n: ratio(*r.kernel_paired(bits, n)) for (b, n) in sorted(r.kernel_pairs) if b == bits}
     return {n: x for n, x in got.items() if x is not None}
@@ -604,10 +625,10 @@ def kernel_at_its_floor(got):
     return all(1 / PAIRED_NOISE <= x <= PAIRED_NOISE for x in got.values())
 
 
-def kernel_at_floor(r, bits=256):
+def kernel_at_floor(r, bits=None):
     """The Cholesky kernel against its own floor (floor_pair/…/cholesky/):
     sentences, or '' when the run lacks those rows."""
-    got = kernel_ratios(r, bits)
+    got = kernel_ratios(r, bits or r.floor_bits)
     if not got:
         return ""
     sizes = ", ".join(f"{fmt_ratio(x)} at n = {n} ({fmt_bytes(working_set(n))})" for n, x in got.items())
@@ -673,7 +694,7 @@ def why_missed(r, repeated):
             "workspace at each solve (an `mpfr_init2` each). On this 2-core KVM guest the unit costs "
             f"themselves move between runs ({UNIT_COST_DRIFT}), and the ratio with them"
             + (": the targets read the paired rows, which time the unit costs around each solve "
-               "([in pairs](#the-256-bit-target-measured-in-pairs))" if r.pairs else
+               f"([in pairs](#the-{r.floor_bits}-bit-target-measured-in-pairs))" if r.pairs else
                " (this run has no paired rows, bench/floor_pair.cpp)")
             + (", and the repeat table gives their spread." if repeated else "."),
             "- **literal ÷ cod in double.** A ratio of two timings; where it lands within noise of 20× the "
@@ -779,7 +800,7 @@ def floor_table(r):
            "operands, no allocation, visited in an order that changes at every pass over them), and "
            "`mpreal_axpy` = `c += a*b` through mpreal's operators for comparison with a raw mul + add:", "",
            "| bits | add | mul | fma | div | sqrt | mpreal c += a·b |", "|---|---|---|---|---|---|---|"]
-    for bits in (106, 212, 256):
+    for bits in sorted({b for b, _ in r.opcost}):
         cells = [fmt_time(r.opcost.get((bits, op))) for op in UNIT_OPS + ("mpreal_axpy",)]
         out.append(f"| {bits} | " + " | ".join(cells) + " |")
     out += ["", repeated_order_text(r),
@@ -809,9 +830,10 @@ def floor_table(r):
     return out + paired_floor_table(r)
 
 
-def repeated_order_text(r, bits=256):
+def repeated_order_text(r, bits=None):
     """The unit costs in one repeated order against the changing one: a
     paragraph (with its blank line), or '' when the run lacks the rows."""
+    bits = bits or r.floor_bits
     x = {op: ratio(r.opcost.get((bits, op)), r.opcost_repeated.get((bits, op))) for op in UNIT_OPS}
     if None in x.values():
         return ""
@@ -841,7 +863,7 @@ def paired_floor_table(r):
     """The floor_pair/ rows: the unit costs timed around each solve."""
     if not r.pairs:
         return []
-    out = ["### The 256-bit target, measured in pairs", "",
+    out = [f"### The {r.floor_bits}-bit target, measured in pairs", "",
            "Timed apart, the unit costs above and the solves of the table move independently on this shared "
            f"machine (the unit costs alone moved by {UNIT_COST_DRIFT}). "
            "bench/floor_pair.cpp times the unit costs on the same cache-resident operands right before and "
@@ -853,7 +875,7 @@ def paired_floor_table(r):
            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for (bits, method, rank, shape), b in r.pairs.items():
         t, f = r.paired(bits, method, rank, shape)
-        apart = ratio(r.t(f"mpfr{bits}", method, rank, shape), r.floor(bits, base_method(method), rank, shape))
+        apart = ratio(r.t(r.mpfr(bits), method, rank, shape), r.floor(bits, base_method(method), rank, shape))
         out.append(f"| {method} | {rank} | {b['iterations']} | " + " | ".join(fmt_time(b[op]) for op in UNIT_OPS) +
                    f" | {fmt_time(f)} | {fmt_time(t)} | {fmt_ratio(ratio(t, f))} | {fmt_ratio(apart)} |")
     out.append("")
@@ -892,22 +914,32 @@ def kernel_pair_table(r):
     return out
 
 
+def qd_pairs(r):
+    """[(scalar, MPFR scalar)]: each fixed-bits software type of the run set beside MPFR timed at its bits
+    (bench/femc_case.hpp's mpfr_bench_bits: libqd's dd at 106, qd at 212), in the run's order."""
+    return [(s, r.mpfr(PRECISION_BITS[s])) for s in r.scalars
+            if s not in r.bits_of and s in PRECISION_BITS and r.mpfr(PRECISION_BITS[s])]
+
+
 def qd_table(r):
-    out = ["## dd and qd against MPFR", "",
-           "Time per solve of libqd's double-double against MPFR at 106 bits and quad-double against MPFR at "
-           "212 bits (ratio below 1: libqd is faster). libqd's precision is nominal (an unevaluated sum of "
+    pairs = qd_pairs(r)
+    if not pairs:
+        return []
+    names = " and ".join(s for s, _ in pairs)
+    out = [f"## {names} against MPFR", "",
+           "Time per solve of " + " and ".join(f"{s} against MPFR at {r.bits_of[m]} bits" for s, m in pairs) +
+           " (ratio below 1: the fixed type is faster). libqd's precision is nominal (an unevaluated sum of "
            "doubles, no correct rounding); MPFR rounds correctly at exactly that many bits.", "",
-           "| method | rank | shape | dd | mpfr106 | dd ÷ mpfr106 | qd | mpfr212 | qd ÷ mpfr212 |",
-           "|---|---|---|---|---|---|---|---|---|"]
+           "| method | rank | shape | " + " | ".join(f"{s} | {m} | {s} ÷ {m}" for s, m in pairs) + " |",
+           "|---|---|---|" + "---|---|---|" * len(pairs)]
     for method in METHODS:
         for rank in RANKS:
             for shape in SHAPES:
-                dd, m1 = r.t("dd", method, rank, shape), r.t("mpfr106", method, rank, shape)
-                qd, m2 = r.t("qd", method, rank, shape), r.t("mpfr212", method, rank, shape)
-                if dd is None and qd is None:
+                times = [(r.t(s, method, rank, shape), r.t(m, method, rank, shape)) for s, m in pairs]
+                if all(t is None for t, _ in times):
                     continue
-                out.append(f"| {method} | {rank} | {shape} | {fmt_time(dd)} | {fmt_time(m1)} | {fmt_ratio(ratio(dd, m1))} | "
-                           f"{fmt_time(qd)} | {fmt_time(m2)} | {fmt_ratio(ratio(qd, m2))} |")
+                out.append(f"| {method} | {rank} | {shape} | " +
+                           " | ".join(f"{fmt_time(t)} | {fmt_time(tm)} | {fmt_ratio(ratio(t, tm))}" for t, tm in times) + " |")
     out.append("")
     return out
 
@@ -940,6 +972,27 @@ def alloc_table(r):
     return out
 
 
+def budget_lines(r):
+    """Per scalar of the run: how far each method ran, and the rows run once (†), read from the run itself."""
+    out = []
+    for scalar in r.scalars:
+        rows = {k: b for k, b in r.femc.items() if k[0] == scalar and k[1] not in COD_VARIANTS}
+        if not rows:
+            continue
+        largest = defaultdict(list)  # largest shape -> methods
+        for method in METHODS + EXACT_METHODS:
+            shapes = [k[3] for k in rows if k[1] == method]
+            if shapes:
+                largest[max(shapes, key=SHAPES.index)].append(method)
+        reach = "; ".join(f"{', '.join(ms)} up to {shape.replace('x', '×')}"
+                          for shape, ms in sorted(largest.items(), key=lambda x: -SHAPES.index(x[0])))
+        once = sorted({(k[1], k[3]) for k, b in rows.items() if not b.get("warm", 1)},
+                      key=lambda x: (SHAPES.index(x[1]), x[0]))
+        out.append(f"- {scalar}: {reach}" + ("; once (†): " + ", ".join(f"{m} at {sh.replace('x', '×')}"
+                                                                       for m, sh in once) if once else "") + ".")
+    return out
+
+
 def restrictions(r):
     present = set(r.femc)
     missing = defaultdict(list)
@@ -954,17 +1007,17 @@ def restrictions(r):
                         missing[(scalar, method)].append(shape)
     out = ["## Restrictions", "",
            "To keep `make bench` near 10 minutes on 2 cores, the slow combinations are restricted "
-           "(budgets in bench/bench_*.cpp):", "",
-           "- double: every method and shape; literal at 1000×400 runs once (†).",
-           "- long double: up to 1000×400 for cod, kkt, nullspace (once at 1000×400); literal up to 200×80.",
-           "- float128, dd, qd, MPFR: up to 200×80 (one MPFR cod solve at 1000×400 would take one to two minutes: 125 times the operations of 200×80); "
-           "literal at 200×80 runs once (†). MPFR at 106 and 212 bits runs cod, kkt, nullspace only.",
-           "- exact (rationals): 10×4, and 50×20 once.",
-           f"- {refusers('is', 'are')} never run on a rank-deficient A: refused by design.",
-           "- cod+validate, cod+ws and cod+ws-fixedM: double and 256-bit MPFR only, with cod's budget.",
-           "- Operation counts (the floor) are taken up to 200×80, where MPFR runs.",
-           "",
-           "Not run, by scalar and method (both rank classes unless the shape is repeated):", ""]
+           "(the budgets of bench/bench_solves.cpp, by the kind of arithmetic in the precision table; "
+           "one MPFR cod solve at 1000×400 would take one to two minutes, 125 times the operations of "
+           "200×80). In this run:", ""]
+    out += budget_lines(r)
+    variants = list(dict.fromkeys(k[0] for k in r.femc if k[1] in COD_VARIANTS))
+    counted = [k[2] for k in r.opcount]
+    out += [f"- {refusers('is', 'are')} never run on a rank-deficient A: refused by design.",
+            f"- {', '.join(COD_VARIANTS)}: {' and '.join(variants) or 'not run'} only, with cod's budget.",
+            f"- Operation counts (the floor) are taken up to {max(counted, key=SHAPES.index).replace('x', '×')}, "
+            "where MPFR runs." if counted else "- No operation counts in this run.",
+            "", "Not run, by scalar and method (both rank classes unless the shape is repeated):", ""]
     for (scalar, method), shapes in missing.items():
         out.append(f"- {scalar} {method}: {', '.join(sorted(set(shapes), key=SHAPES.index))}")
     if r.errors:
@@ -1015,7 +1068,7 @@ def scaling_table(r):
            f"N = {SCALING_FIT[0]}…{SCALING_FIT[1]} (target ≤ {SCALING_EXPONENT_TARGET}); the speed-up is dense "
            f"cod over sparse at N = 40 in double (target ≥ {SCALING_SPEEDUP_TARGET:g}×).", ""]
     sizes = sorted({k[3] for k in r.scaling})
-    scalars = [s for s in ("double", "mpfr128") if any(k[1] == s for k in r.scaling)]
+    scalars = list(dict.fromkeys(k[1] for k in r.scaling))  # in the run's order
     out.append("| mechanism | scalar | method | " + " | ".join(f"N = {n}" for n in sizes) + " | exponent |")
     out.append("|---|---|---|" + "---|" * len(sizes) + "---|")
     for family in SCALING_FAMILIES:
@@ -1109,19 +1162,21 @@ def main():
     ap.add_argument("--load-after", default="")
     ap.add_argument("--note", default="")
     ap.add_argument("--repeat", action="append", default=[],
-                    help="the JSON of a repeated run of the target benchmarks (TARGET_FILTER); may be repeated")
+                    help="the JSON of a repeated run of the target benchmarks (target_filter); may be repeated")
     ap.add_argument("--print-target-filter", action="store_true",
-                    help="print the benchmark filter of the timed targets and exit")
+                    help="print the benchmark filter of the timed targets of the run RESULTS.json and exit")
     args = ap.parse_args()
-    if args.print_target_filter:
-        print(TARGET_FILTER)
-        return
-    if not args.json or not args.out:
-        ap.error("RESULTS.json and OUT.md are required")
 
     def load(path):
         with open(path) as f:
             return Results(json.load(f))
+    if args.print_target_filter:
+        if not args.json:
+            ap.error("--print-target-filter reads the full run's RESULTS.json")
+        print(target_filter(load(args.json)))
+        return
+    if not args.json or not args.out:
+        ap.error("RESULTS.json and OUT.md are required")
     r = load(args.json)
     repeats = [load(path) for path in args.repeat]
     lines = header(r, args) + targets(r) + repeat_table(r, repeats) + optimizations() + why_missed(r, bool(repeats)) \

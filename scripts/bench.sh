@@ -25,7 +25,7 @@ bench() {
   OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 "$build/bench/femc_bench" --benchmark_min_time=0.2 "$@"
 }
 bench --benchmark_out=reports/performance.json --benchmark_out_format=json "$@"
-filter=$(python3 scripts/bench-report.py --print-target-filter)
+filter=$(python3 scripts/bench-report.py reports/performance.json --print-target-filter)
 repeats=""
 i=2
 while [ "$i" -le "$runs" ]; do

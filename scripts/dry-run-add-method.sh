@@ -119,7 +119,7 @@ grep -q ",cod_twin," "$work/reports/conditioning/conditioning.csv" || fail "the 
 # The bench: its solve rows, its workspace row and its operation count.
 if [ $bench = ON ]; then
   "$b/bench/femc_bench" --benchmark_list_tests > "$work/bench.list"
-  for row in femc/double/cod_twin/ femc/double/cod_twin+ws/ femc/mpfr256/cod_twin/ opcount/cod_twin/; do
+  for row in femc/double/cod_twin/ femc/double/cod_twin+ws/ femc/mpfr-256/cod_twin/ opcount/cod_twin/; do
     grep -q "^$row" "$work/bench.list" || fail "the bench has no $row rows"
   done
 else

@@ -69,7 +69,7 @@ class PrecisionStudy : public Study {
   }
   std::vector<std::string> precisions(const StudyConfig& config) const override {
     std::vector<std::string> names;
-    for (long p : bit_grid(config.size)) names.push_back("mpfr-" + std::to_string(p));
+    for (long p : bit_grid(config.size)) names.push_back(mpfr_precision_name(p));
     return names;
   }
 

@@ -35,7 +35,7 @@ inline const std::vector<std::string>& working_precisions() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
 #define FEMC_WORKING_PRECISION(Type, tag, header, spelling, kind, models, bits, what) \
-  FEMC_IF_FLOATING_##kind(out.push_back(std::is_same_v<Type, mpfr_real> ? "mpfr-" + std::to_string(kStudyMpfrBits) : spelling);)
+  FEMC_IF_FLOATING_##kind(out.push_back(std::is_same_v<Type, mpfr_real> ? mpfr_precision_name(kStudyMpfrBits) : spelling);)
     FEMC_PRECISIONS(FEMC_WORKING_PRECISION)
 #undef FEMC_WORKING_PRECISION
     return out;

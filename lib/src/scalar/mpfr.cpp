@@ -15,7 +15,9 @@ MpfrPrecision::MpfrPrecision(long bits) : previous_(mpfr::mpreal::get_default_pr
 
 MpfrPrecision::~MpfrPrecision() { mpfr::mpreal::set_default_prec(previous_); }
 
-std::string ScalarTraits<mpfr_real>::name() { return "mpfr-" + std::to_string(bits()); }
+std::string mpfr_precision_name(long bits) { return "mpfr-" + std::to_string(bits); }
+
+std::string ScalarTraits<mpfr_real>::name() { return mpfr_precision_name(bits()); }
 
 long ScalarTraits<mpfr_real>::bits() { return mpfr::mpreal::get_default_prec(); }
 

@@ -49,10 +49,16 @@ class MpfrPrecision {
   mpfr_prec_t previous_;
 };
 
+// MPFR's precision at `bits`, as every output names it (femc solve's and
+// femc simulate's JSON, the studies' CSV, the benchmarks, the Python module):
+// "mpfr-256". The command line also takes the bits alone (mpfr_bits_of,
+// scalar/visit_precision.hpp, reads both).
+std::string mpfr_precision_name(long bits);
+
 template <>
 struct ScalarTraits<mpfr_real> {
   static constexpr bool exact = false;
-  static std::string name();  // "mpfr-<bits>"
+  static std::string name();  // mpfr_precision_name(bits()): "mpfr-<bits>"
   static long bits();
   static mpfr_real parse(std::string_view text);
   static std::string format(const mpfr_real& x);
