@@ -2,7 +2,7 @@
 """Writes reports/performance.md from the Google Benchmark JSON of bench/.
 
 Usage: bench-report.py RESULTS.json OUT.md [--load-after "1.2 0.9 0.8"] [--repeat RUN.json ...]
-       bench-report.py --print-target-filter
+       bench-report.py RESULTS.json --print-target-filter   (the filter of the targets' benchmarks in that run)
 
 Reads only the JSON (stdlib json), git (commit) and lscpu (machine). Times
 are CPU time per solve (the benchmark thread's; OpenBLAS runs one thread),
@@ -459,7 +459,7 @@ def repeat_table(r, repeats):
         return []
     out = ["## Targets over repeated runs", "",
            f"`make bench` runs the benchmarks the targets read (`python3 scripts/bench-report.py "
-           f"--print-target-filter`) {len(repeats)} more time(s) after the full suite (scripts/bench.sh; `FEMC_BENCH_RUNS`, default 3 runs in all). Each ratio is taken within one run; "
+           f"reports/performance.json --print-target-filter`) {len(repeats)} more time(s) after the full suite (scripts/bench.sh; `FEMC_BENCH_RUNS`, default 3 runs in all). Each ratio is taken within one run; "
            "the spread is the largest over the smallest. Runs: " +
            "; ".join(f"{i + 1} at {run.context.get('date', '?')}" for i, run in enumerate(runs)) + ".", "",
            "| target | " + " | ".join(f"run {i + 1}" for i in range(len(runs))) + " | min–max | spread | verdict |",
