@@ -1,8 +1,16 @@
 #pragma once
-// The `femc` command line: one subcommand per file.
-#include <CLI/CLI.hpp>
+// The `femc` command line: one subcommand per file. CLI11 is declared, not
+// included: it costs a unit about 5 s to compile (its validators are objects
+// every unit constructs), and the units that share this header without
+// registering a command (the exit statuses, simulate_run.cpp, the Python
+// module) use none of it. A unit that registers one includes <CLI/CLI.hpp>.
+#include <functional>
 #include <optional>
 #include <string>
+
+namespace CLI {
+class App;
+}  // namespace CLI
 
 namespace femc::cli {
 

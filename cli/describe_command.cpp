@@ -3,6 +3,7 @@
 // registry: what each method accepts, the error law it declares and the
 // precisions it runs at. Scripts read the JSON instead of parsing C++ or
 // naming methods.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,5 @@
 // `femc engines`: the engines under test (engines/), written as a report.
+#include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "commands.hpp"

@@ -1,4 +1,5 @@
 // femc: Gauss's principle of least constraint, verified at any precision.
+#include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "commands.hpp"

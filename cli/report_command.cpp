@@ -2,6 +2,7 @@
 // Under `mpirun -n K` (built with MPI) the quick studies' cells are spread
 // over the ranks (studies/framework/distribute.hpp); rank 0 alone compares,
 // prints and writes.
+#include <CLI/CLI.hpp>
 #include <unistd.h>
 
 #include <algorithm>

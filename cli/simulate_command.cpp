@@ -12,6 +12,7 @@
 // 5 when it reached t-end with a warning (simulation/monitors.hpp: an energy
 // balance beyond the tolerance, a motion stalled at a singular
 // configuration, a rank kept at the drift): femc cannot vouch for it.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
 

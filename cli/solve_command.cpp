@@ -2,6 +2,7 @@
 //
 // The precision is chosen here, once, at run time; below this file nothing
 // knows about the command line.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <optional>
 #include <sstream>

@@ -1,4 +1,5 @@
 // `femc study NAME|all`: run the studies of studies/ into OUT/<study>/.
+#include <CLI/CLI.hpp>
 #include <unistd.h>
 
 #include <iostream>

@@ -18,6 +18,7 @@
 //
 // Under `mpirun -n K` (built with MPI) the claims and the studies' cells are
 // spread over K ranks, each with its own solver process; see run_claims_at.
+#include <CLI/CLI.hpp>
 #include <signal.h>
 #include <unistd.h>
 
