@@ -1,0 +1,201 @@
+// The engines' planar loops against femc's own construction of them at 256
+// bits (issue "Three more engines": the engines' mechanisms from femc's model
+// files). engines/common/…/planar_loop_model.hpp writes each loop of
+// planar_loop.hpp as a femc model file; femc reads it, evaluates M, A, b, Q
+// at MPFR 256 bits at the engine's own joint angles q (at rest) and solves
+// it there. Through the map T = ∂x/∂q from the engine's joint angles to the
+// model's maximal coordinates (along which the model's tree pins hold
+// identically, checked below) the engine's data must be the model's:
+//   M_e = TᵀM T,   Q_e = TᵀQ (at rest),   Null(J_e) = Null(A T),
+// and a hard-constraint engine's answer u̇ the model's q̈ = T⁺ẍ.
+//
+// Tolerances (each printed with its slack):
+//   M, Q: 16·n·ε relative to |·|∞, the two O(n) recursions' rounding (as
+//   test_same_mechanisms.cpp);
+//   the null spaces' orthogonal projectors: 16·n·ε/(σ_r/σ₁) (Wedin: one
+//   side is exact here, the engine's Jacobian rounded by 16·n·ε·σ₁);
+//   Simbody's u̇ against the model's q̈: twice the rounded-data bound
+//   (support/rounded_bound.hpp, c = 16(n + m)²) of the model's exact
+//   joint-space system, as the adapter's own test takes against the exact
+//   solution of Simbody's data: the engine's data are within 16·n·ε of the
+//   model's (the first checks), which that constant covers.
+// MuJoCo's constraints are soft, its answer is not the hard solution: its
+// data (M, J, Q) are checked, its answer is test_mujoco_adapter's.
+// Slack measured (2026-12-02, Simbody 3.7, MuJoCo 2.2.2): M and Q 40–450
+// where they differ at all (|ΔM| is 0 at some states); the null spaces 60–180
+// at generic angles, 1e4–1e6 on the change-point four-bar at θ = 1e-2 and
+// 1e-4 (Wedin's worst case grows as 1/θ, the engines' rounding does not lie
+// along the closing direction); Simbody's u̇ 6e3–1e6, its error growing to
+// 6e-11 at θ = 1e-4 (2.6e-12 relative) where the bound reaches 1.8e-6: the
+// rounded-data bound's constant 16(n + m)² and its κ(M)·κ(P) are worst cases.
+#include <gtest/gtest.h>
+
+#include <Eigen/QR>
+#include <Eigen/SVD>
+#include <cstdio>
+#include <iostream>
+
+#include "femc/engines/planar_loop_model.hpp"
+#include "femc/io/json_model.hpp"
+#include "femc/models/planar.hpp"
+#include "femc/scalar/mpfr.hpp"
+#include "femc/solve.hpp"
+#include "support/rounded_bound.hpp"
+#ifdef FEMC_TEST_SIMBODY
+#include "femc/engines/simbody.hpp"
+#endif
+#ifdef FEMC_TEST_MUJOCO
+#include "femc/engines/mujoco.hpp"
+#endif
+
+namespace femc::engines {
+namespace {
+
+constexpr double kEps = 0x1p-52;
+constexpr long kBits = 256;
+
+// What an engine gives at a state: its joint angles, its data and, for a
+// hard-constraint engine, its accelerations.
+struct EngineState {
+  std::string engine, mechanism;
+  const planar_loop::Loop* loop;
+  std::vector<double> q;
+  Matrix<double> M, J;
+  Vector<double> Q;
+  Vector<double> hard_answer;  // empty for a soft engine
+};
+
+std::vector<EngineState> engine_states() {
+  std::vector<EngineState> out;
+  // Generic crank angles of the crank-rocker, and the change-point four-bar
+  // towards its fold at θ = 0, where the closure's second singular value is
+  // O(θ) and each tolerance grows with the conditioning.
+  const std::vector<double> thetas{1.0, 2.5}, near_fold{1e-2, 1e-4};
+  auto sci = [](double x) {
+    char b[16];
+    std::snprintf(b, sizeof b, "%.0e", x);
+    return std::string(b);
+  };
+  auto as_vector = [](const Vector<double>& v) { return std::vector<double>(v.data(), v.data() + v.size()); };
+#ifdef FEMC_TEST_SIMBODY
+  auto simbody_state = [&](std::unique_ptr<simbody::Mechanism> m, const planar_loop::Loop& L, const std::string& at) {
+    const simbody::Extracted e = simbody::extract(*m);
+    out.push_back({"Simbody", L.name + " " + at, &L, as_vector(simbody::to_eigen(m->state.getQ())), e.system.M,
+                   e.system.A, e.system.Q, e.udot});
+  };
+  for (double t : thetas)
+    simbody_state(simbody::four_bar(t, 0.0), planar_loop::kCrankRocker, "θ = " + std::to_string(t));
+  for (double t : near_fold)
+    simbody_state(simbody::four_bar(t, 0.0, planar_loop::kChangePoint), planar_loop::kChangePoint, "θ = " + sci(t));
+  simbody_state(simbody::planar_loop(planar_loop::kClosedChain, planar_loop::kClosedChainStart, {0, 0, 0, 0}),
+                planar_loop::kClosedChain, "at its start");
+#endif
+#ifdef FEMC_TEST_MUJOCO
+  auto mujoco_state = [&](std::unique_ptr<mujoco::Model> m, const planar_loop::Loop& L, const std::string& at) {
+    const mujoco::Extracted e = mujoco::extract(*m);
+    out.push_back({"MuJoCo", L.name + " " + at, &L, as_vector(m->qpos()), e.M, e.J, e.Q, Vector<double>()});
+  };
+  for (double t : thetas)
+    mujoco_state(mujoco::four_bar(t, 0.0), planar_loop::kCrankRocker, "θ = " + std::to_string(t));
+  for (double t : near_fold)
+    mujoco_state(mujoco::four_bar(t, 0.0, {}, planar_loop::kChangePoint), planar_loop::kChangePoint, "θ = " + sci(t));
+  mujoco_state(mujoco::planar_loop(planar_loop::kClosedChain, planar_loop::kClosedChainStart, {0, 0, 0, 0}),
+               planar_loop::kClosedChain, "at its start");
+#endif
+  return out;
+}
+
+template <class X>
+Matrix<double> as_double(const X& x) {
+  return x.unaryExpr([](const mpfr_real& v) { return v.toDouble(); });
+}
+
+// The orthogonal projector onto the null space of X, of rank r, in double.
+Matrix<double> null_projector(const Matrix<double>& X, Index r, double* gap) {
+  Eigen::JacobiSVD<Matrix<double>> svd(X, Eigen::ComputeFullV);
+  *gap = svd.singularValues()(r - 1) / svd.singularValues()(0);
+  const Matrix<double> N = svd.matrixV().rightCols(X.cols() - r);
+  return N * N.transpose();
+}
+
+// femc's construction at the engine's q: the joint-space data and answer.
+struct Femc {
+  Matrix<double> M, AT;
+  Vector<double> Q, qdd;
+  double tree_residual;   // |A T| over the tree pins' rows: 0 to 256 bits if T is right
+  System<rational> joint_system;  // M = TᵀM T, the closure's rows of A T, b = 0, Q = TᵀQ, exactly
+};
+
+Femc femc_at(const planar_loop::Loop& L, const std::vector<double>& q) {
+  MpfrPrecision bits(kBits);
+  const PlanarModelText text = read_planar_model_text(planar_loop::model_file(L, q));
+  const models::PlanarModel<mpfr_real> model = to_planar_model<mpfr_real>(text);
+  const Vector<mpfr_real> x = planar_loop::maximal_coordinates<mpfr_real>(L, q);
+  const System<mpfr_real> sys = models::system_at(model, x, Vector<mpfr_real>(Vector<mpfr_real>::Zero(x.size())));
+  const Matrix<mpfr_real> T = planar_loop::coordinate_map<mpfr_real>(L, q);
+  const Matrix<mpfr_real> MT = T.transpose() * sys.M * T, AT = sys.A * T;
+  const Vector<mpfr_real> QT = T.transpose() * sys.Q;
+  const Solution<mpfr_real> s = solve(sys, Options<mpfr_real>{});
+  const Vector<mpfr_real> qdd = T.householderQr().solve(s.qdd);  // ẍ = T q̈ exactly: the model's pins hold
+  Femc out{as_double(MT), as_double(AT), as_double(QT), as_double(qdd), 0, {}};
+  const Index closure = 2;  // the pin R, the file's last joint
+  out.tree_residual = as_double(AT.topRows(AT.rows() - closure)).cwiseAbs().maxCoeff();
+  out.joint_system = make_system<rational>(
+      prop::to_rational(Matrix<mpfr_real>((MT + MT.transpose()) / 2)),
+      prop::to_rational(Matrix<mpfr_real>(AT.bottomRows(closure))), Vector<rational>::Zero(closure),
+      prop::to_rational(QT));
+  return out;
+}
+
+TEST(ModelFiles, EachEnginesDataAreFemcsOwnConstructionAt256Bits) {
+  const std::vector<EngineState> states = engine_states();
+  if (states.empty()) GTEST_SKIP() << "no Simbody or MuJoCo adapter in this build";
+  for (const EngineState& e : states) {
+    SCOPED_TRACE(e.engine + ", " + e.mechanism);
+    const Femc f = femc_at(*e.loop, e.q);
+    const Index n = Index(e.q.size()), r = 2;
+    EXPECT_LE(f.tree_residual, 1e-60) << "T is not the tree's map: the checks below would mean nothing";
+
+    const double M_tol = 16 * n * kEps * f.M.cwiseAbs().maxCoeff(), M_err = (e.M - f.M).cwiseAbs().maxCoeff();
+    const double Q_tol = 16 * n * kEps * f.Q.lpNorm<Eigen::Infinity>(), Q_err = (e.Q - f.Q).lpNorm<Eigen::Infinity>();
+    double gap_e, gap_f;
+    const Matrix<double> Pe = null_projector(e.J, r, &gap_e), Pf = null_projector(f.AT.bottomRows(2), r, &gap_f);
+    const double N_err = (Pe - Pf).cwiseAbs().maxCoeff(), N_tol = 16 * n * kEps / gap_f;
+    std::cout << e.engine << ", " << e.mechanism << ": |ΔM| " << M_err << " (tolerance " << M_tol << ", slack "
+              << M_tol / std::max(M_err, 1e-300) << "), |ΔQ| " << Q_err << " (" << Q_tol << ", slack "
+              << Q_tol / std::max(Q_err, 1e-300) << "), |Δ null-space projector| " << N_err << " (" << N_tol
+              << ", slack " << N_tol / std::max(N_err, 1e-300) << ")";
+    EXPECT_LE(M_err, M_tol);
+    EXPECT_LE(Q_err, Q_tol);
+    EXPECT_LE(N_err, N_tol);
+    // The checks can fail: the model's first rod 1e-6 longer moves M and
+    // the null space by far more than their tolerances.
+    {
+      planar_loop::Loop heavier = *e.loop;
+      heavier.serial.front() *= 1 + 1e-6;  // the first rod 1e-6 longer: its inertia and its pins move
+      const Femc g = femc_at(heavier, e.q);
+      EXPECT_GT((e.M - g.M).cwiseAbs().maxCoeff(), M_tol) << "a 1e-6 longer first link passes M's check";
+      double gap;
+      EXPECT_GT((Pe - null_projector(g.AT.bottomRows(2), r, &gap)).cwiseAbs().maxCoeff(), N_tol)
+          << "a 1e-6 longer first link passes the null space's check";
+    }
+
+    if (e.hard_answer.size() == 0) {
+      std::cout << "\n";
+      continue;
+    }
+    const double qdd_inf = f.qdd.lpNorm<Eigen::Infinity>();
+    const double bound = 2 * test::bound_per_u(f.joint_system, r, qdd_inf) * test::kDoubleU;
+    const double err = (e.hard_answer - f.qdd).lpNorm<Eigen::Infinity>();
+    std::cout << "; |u̇ − q̈|∞ " << err << " (bound " << bound << ", slack " << bound / std::max(err, 1e-300)
+              << ", |q̈|∞ " << qdd_inf << ")\n";
+    EXPECT_LE(err, bound);
+    // The bound can fail: an answer off by 1e-6 relative does.
+    Vector<double> wrong = e.hard_answer;
+    wrong(0) += 1e-6 * qdd_inf;
+    EXPECT_GT((wrong - f.qdd).lpNorm<Eigen::Infinity>(), bound) << "an answer off by 1e-6 passes";
+  }
+}
+
+}  // namespace
+}  // namespace femc::engines
