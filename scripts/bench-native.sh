@@ -8,9 +8,10 @@
 # FEMC_NATIVE_DIR names the native build directory (default build/native).
 set -eu
 native=${FEMC_NATIVE_DIR:-build/native}
-# By default the benchmarks of the timed targets (bench-report.py) and the
+# By default the benchmarks of the timed targets (bench-report.py, at the floor
+# bits of make bench's reports/performance.json) and the
 # sparse-against-dense ratio at N = 40.
-filter=${1:-"$(python3 scripts/bench-report.py --print-target-filter)|sparse_scaling/(a02|chain)/double/(sparse|cod)/40\$"}
+filter=${1:-"$(python3 scripts/bench-report.py reports/performance.json --print-target-filter)|sparse_scaling/(a02|chain)/double/(sparse|cod)/40\$"}
 cmake -S . -B "$native" -G Ninja -DCMAKE_BUILD_TYPE=Release -DFEMC_NATIVE=ON -DFEMC_BUILD_BENCH=ON \
   -DFEMC_BUILD_TESTS=OFF >/dev/null
 cmake --build "$native" -j 2 --target femc_bench

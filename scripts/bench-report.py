@@ -439,6 +439,8 @@ def target_filter(r):
     filter (POSIX extended regex, searched in each name), at the floor bits
     of the full run r."""
     bits = r.floor_bits
+    if r.floor_scalar() is None:
+        sys.exit(f"bench-report: the run has no MPFR rows at the floor's {bits} bits: no target filter")
     return "|".join([
         r"femc/double/(cod|cod\+ws|literal)/(full|deficient)/200x80",
         r"femc/double/(cod|cod\+ws)/(full|deficient)/1000x400",
@@ -631,7 +633,7 @@ def kernel_at_floor(r, bits=None):
     got = kernel_ratios(r, bits or r.floor_bits)
     if not got:
         return ""
-    sizes = ", ".join(f"{fmt_ratio(x)} at n = {n} ({fmt_bytes(working_set(n))})" for n, x in got.items())
+    sizes = ", ".join(f"{fmt_ratio(x)} at n = {n} ({fmt_bytes(working_set(n, bits or r.floor_bits))})" for n, x in got.items())
     out = (" mpfr_kernels' Cholesky factorization alone, nothing but MPFR calls, takes "
            f"{sizes} of its own floor in this run "
            "([the kernel alone](#mpfrs-arithmetic-on-a-factorizations-operands))")
@@ -882,9 +884,9 @@ def paired_floor_table(r):
     return out + kernel_pair_table(r)
 
 
-def working_set(n):
-    """Bytes of an n×n matrix at 256 bits: per number its mpfr_t (32 bytes) and four limbs."""
-    return n * n * 64
+def working_set(n, bits):
+    """Bytes of an n×n matrix at `bits`: per number its mpfr_t (32 bytes) and its 64-bit limbs."""
+    return n * n * (32 + 8 * -(-bits // 64))
 
 
 def fmt_bytes(x):
@@ -907,7 +909,7 @@ def kernel_pair_table(r):
            "|---|---|---|---|---|---|---|---|---|---|"]
     for (bits, n), b in sorted(r.kernel_pairs.items()):
         t, f = r.kernel_paired(bits, n)
-        out.append(f"| {bits} | {n} | {fmt_bytes(working_set(n))} | {b['iterations']} | {fmt_count(b['pairs'])} | "
+        out.append(f"| {bits} | {n} | {fmt_bytes(working_set(n, bits))} | {b['iterations']} | {fmt_count(b['pairs'])} | "
                    f"{fmt_time(b['add'])} | {fmt_time(b['mul'])} | {fmt_time(f)} | {fmt_time(t)} | "
                    f"{fmt_ratio(ratio(t, f))} |")
     out.append("")
@@ -1093,8 +1095,11 @@ def scaling_table(r):
     if big:
         out.append(f"- A02 at N = 1000 (n = {int(big['n'])}, m = {int(big['m'])}, nnz(A) = {int(big['nnz'])}): "
                    f"{fmt_time(big['t'])} per solve in double.")
-    out.append("- Dense cod is left out beyond N = 100 in double and N = 40 at 128 bits: its n³ makes one solve "
-               "take seconds (double, N = 400) to minutes (128 bits).")
+    dense = {s: max(k[3] for k in r.scaling if k[1] == s and k[2] == "cod") for s in scalars
+             if any(k[1] == s and k[2] == "cod" for k in r.scaling)}
+    if dense:
+        out.append("- Dense cod is left out beyond " + " and ".join(f"N = {n} in {s}" for s, n in dense.items()) +
+                   " (bench/bench_sparse.cpp): its n³ makes one solve take seconds to minutes beyond them.")
     return out
 
 

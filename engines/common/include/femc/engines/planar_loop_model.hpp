@@ -14,7 +14,8 @@
 // joint velocities to maximal ones; the tree joints (every pin but the
 // closure R) hold identically along it, so an engine's M, Q and constraint
 // null space at q are, exactly, TᵀM T, TᵀQ (at rest) and the null space of
-// the model's A T, and its accelerations map to the model's as ẍ = T q̈.
+// the model's A T, and its accelerations map to the model's as ẍ = T q̈
+// (at rest; ẍ = T q̈ + Ṫq̇ in general).
 #include <charconv>
 #include <cmath>
 #include <string>
