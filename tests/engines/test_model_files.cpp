@@ -107,9 +107,10 @@ std::vector<EngineState> engine_states() {
   return out;
 }
 
+// A 256-bit matrix or vector in double, by the claims' conversion (prop::as_double).
 template <class X>
 Matrix<double> as_double(const X& x) {
-  return x.unaryExpr([](const mpfr_real& v) { return v.toDouble(); });
+  return x.unaryExpr([](const mpfr_real& v) { return prop::as_double(v); });
 }
 
 // The orthogonal projector onto the null space of X, of rank r, in double.
@@ -151,7 +152,8 @@ Femc femc_at(const planar_loop::Loop& L, const std::vector<double>& q) {
 
 TEST(ModelFiles, EachEnginesDataAreFemcsOwnConstructionAt256Bits) {
   const std::vector<EngineState> states = engine_states();
-  if (states.empty()) GTEST_SKIP() << "no Simbody or MuJoCo adapter in this build";
+  // CMake builds this test only with one of the two adapters: no state is a defect.
+  ASSERT_FALSE(states.empty()) << "built without the Simbody and the MuJoCo adapter";
   for (const EngineState& e : states) {
     SCOPED_TRACE(e.engine + ", " + e.mechanism);
     const Femc f = femc_at(*e.loop, e.q);
