@@ -13,6 +13,7 @@ packages=(
   libsimbody-dev  # engines/: the Simbody adapter (optional at build time: the suite passes without it)
   libmujoco-dev   # engines/: the MuJoCo adapter (optional likewise)
   libode-dev      # engines/: the ODE adapter (optional likewise)
+  libbullet-dev   # engines/: the Bullet adapter, its double build (bullet-float64.pc; optional likewise)
   libopenmpi-dev openmpi-bin  # studies/: the MPI runner (optional likewise; mpirun for the mpi tests)
   libsuitesparse-dev  # bench/: CHOLMOD and SPQR beside femc's sparse kernels (optional likewise)
   pybind11-dev python3-dev python3-numpy python3-mpmath python3-pytest  # python/: import femc (optional likewise)

@@ -49,6 +49,9 @@
 #ifdef FEMC_TEST_MUJOCO
 #include "femc/engines/mujoco.hpp"
 #endif
+#ifdef FEMC_TEST_BULLET
+#include "femc/engines/bullet.hpp"
+#endif
 
 namespace femc::engines {
 namespace {
@@ -65,6 +68,10 @@ struct EngineState {
   Matrix<double> M, J;
   Vector<double> Q;
   Vector<double> hard_answer;  // empty for a soft engine
+  // An engine that gives M⁻¹ and the free acceleration M⁻¹Q instead of M
+  // and Q (Bullet): M and Q empty.
+  Matrix<double> Minv;
+  Vector<double> free_accel;
 };
 
 std::vector<EngineState> engine_states() {
@@ -104,6 +111,24 @@ std::vector<EngineState> engine_states() {
   mujoco_state(mujoco::planar_loop(planar_loop::kClosedChain, planar_loop::kClosedChainStart, {0, 0, 0, 0}),
                planar_loop::kClosedChain, "at its start");
 #endif
+#ifdef FEMC_TEST_BULLET
+  // Bullet's M⁻¹ (calcAccelerationDeltasMultiDof) and, at rest, its free
+  // motion's acceleration v*/h, read inside one step; both fixed-base
+  // topologies (the loop between two multibodies and within one).
+  auto bullet_state = [&](const planar_loop::Loop& L, double theta, bullet::Topology t, const std::string& at) {
+    bullet::Settings s;
+    s.topology = t;
+    const auto m = bullet::four_bar(theta, 0.0, s, L);
+    const Vector<double> q = m->q();
+    const bullet::Extracted e = m->step();
+    out.push_back({"Bullet (" + bullet::to_string(t) + ")", L.name + " " + at, &L, as_vector(q), Matrix<double>(),
+                   e.J, Vector<double>(), Vector<double>(), e.Minv, Vector<double>((e.v_star - e.v) / s.h)});
+  };
+  for (bullet::Topology t : {bullet::Topology::two_multibodies, bullet::Topology::one_multibody}) {
+    for (double th : thetas) bullet_state(planar_loop::kCrankRocker, th, t, "θ = " + std::to_string(th));
+    for (double th : near_fold) bullet_state(planar_loop::kChangePoint, th, t, "θ = " + sci(th));
+  }
+#endif
   return out;
 }
 
@@ -125,6 +150,8 @@ Matrix<double> null_projector(const Matrix<double>& X, Index r, double* gap) {
 struct Femc {
   Matrix<double> M, AT;
   Vector<double> Q, qdd;
+  Matrix<double> Minv;       // (TᵀM T)⁻¹
+  Vector<double> free_accel; // (TᵀM T)⁻¹ TᵀQ
   double tree_residual;   // |A T| over the tree pins' rows: 0 to 256 bits if T is right
   System<rational> joint_system;  // M = TᵀM T, the closure's rows of A T, b = 0, Q = TᵀQ, exactly
 };
@@ -140,7 +167,10 @@ Femc femc_at(const planar_loop::Loop& L, const std::vector<double>& q) {
   const Vector<mpfr_real> QT = T.transpose() * sys.Q;
   const Solution<mpfr_real> s = solve(sys, Options<mpfr_real>{});
   const Vector<mpfr_real> qdd = T.householderQr().solve(s.qdd);  // ẍ = T q̈ exactly: the model's pins hold
-  Femc out{as_double(MT), as_double(AT), as_double(QT), as_double(qdd), 0, {}};
+  const Eigen::PartialPivLU<Matrix<mpfr_real>> lu(MT);
+  const Matrix<mpfr_real> Minv = lu.inverse();
+  const Vector<mpfr_real> free_accel = lu.solve(QT);
+  Femc out{as_double(MT), as_double(AT), as_double(QT), as_double(qdd), as_double(Minv), as_double(free_accel), 0, {}};
   const Index closure = 2;  // the pin R, the file's last joint
   out.tree_residual = as_double(AT.topRows(AT.rows() - closure)).cwiseAbs().maxCoeff();
   out.joint_system = make_system<rational>(
@@ -153,22 +183,33 @@ Femc femc_at(const planar_loop::Loop& L, const std::vector<double>& q) {
 TEST(ModelFiles, EachEnginesDataAreFemcsOwnConstructionAt256Bits) {
   const std::vector<EngineState> states = engine_states();
   // CMake builds this test only with one of the two adapters: no state is a defect.
-  ASSERT_FALSE(states.empty()) << "built without the Simbody and the MuJoCo adapter";
+  ASSERT_FALSE(states.empty()) << "built without the Simbody, MuJoCo and Bullet adapters";
   for (const EngineState& e : states) {
     SCOPED_TRACE(e.engine + ", " + e.mechanism);
     const Femc f = femc_at(*e.loop, e.q);
     const Index n = Index(e.q.size()), r = 2;
     EXPECT_LE(f.tree_residual, 1e-60) << "T is not the tree's map: the checks below would mean nothing";
 
-    const double M_tol = 16 * n * kEps * f.M.cwiseAbs().maxCoeff(), M_err = (e.M - f.M).cwiseAbs().maxCoeff();
-    const double Q_tol = 16 * n * kEps * f.Q.lpNorm<Eigen::Infinity>(), Q_err = (e.Q - f.Q).lpNorm<Eigen::Infinity>();
+    // M and Q, or (Bullet) M⁻¹ and the free acceleration M⁻¹Q: 16·n·ε of
+    // |·|∞, respectively of |M⁻¹||Q|∞ (the same recursions' rounding).
+    const bool inverse = e.M.size() == 0;
+    auto M_of = [&](const Femc& x) { return inverse ? x.Minv : x.M; };
+    auto Q_of = [&](const Femc& x) { return inverse ? x.free_accel : x.Q; };
+    const Matrix<double>& eM = inverse ? e.Minv : e.M;
+    const Vector<double>& eQ = inverse ? e.free_accel : e.Q;
+    const double M_tol = 16 * n * kEps * M_of(f).cwiseAbs().maxCoeff(), M_err = (eM - M_of(f)).cwiseAbs().maxCoeff();
+    const double Q_scale = inverse ? (f.Minv.cwiseAbs() * f.Q.cwiseAbs()).lpNorm<Eigen::Infinity>()
+                                   : f.Q.lpNorm<Eigen::Infinity>();
+    const double Q_tol = 16 * n * kEps * Q_scale, Q_err = (eQ - Q_of(f)).lpNorm<Eigen::Infinity>();
     double gap_e, gap_f;
     const Matrix<double> Pe = null_projector(e.J, r, &gap_e), Pf = null_projector(f.AT.bottomRows(2), r, &gap_f);
     const double N_err = (Pe - Pf).cwiseAbs().maxCoeff(), N_tol = 16 * n * kEps / gap_f;
-    std::cout << e.engine << ", " << e.mechanism << ": |ΔM| " << M_err << " (tolerance " << M_tol << ", slack "
-              << M_tol / std::max(M_err, 1e-300) << "), |ΔQ| " << Q_err << " (" << Q_tol << ", slack "
-              << Q_tol / std::max(Q_err, 1e-300) << "), |Δ null-space projector| " << N_err << " (" << N_tol
-              << ", slack " << N_tol / std::max(N_err, 1e-300) << ")";
+    const char* M_name = inverse ? "M⁻¹" : "M";
+    const char* Q_name = inverse ? "M⁻¹Q" : "Q";
+    std::cout << e.engine << ", " << e.mechanism << ": |Δ" << M_name << "| " << M_err << " (tolerance " << M_tol
+              << ", slack " << M_tol / std::max(M_err, 1e-300) << "), |Δ" << Q_name << "| " << Q_err << " (" << Q_tol
+              << ", slack " << Q_tol / std::max(Q_err, 1e-300) << "), |Δ null-space projector| " << N_err << " ("
+              << N_tol << ", slack " << N_tol / std::max(N_err, 1e-300) << ")";
     EXPECT_LE(M_err, M_tol);
     EXPECT_LE(Q_err, Q_tol);
     EXPECT_LE(N_err, N_tol);
@@ -178,8 +219,8 @@ TEST(ModelFiles, EachEnginesDataAreFemcsOwnConstructionAt256Bits) {
       planar_loop::Loop longer = *e.loop;
       longer.serial.front() *= 1 + 1e-6;  // the first rod 1e-6 longer: its inertia and its pins move
       const Femc g = femc_at(longer, e.q);
-      EXPECT_GT((e.M - g.M).cwiseAbs().maxCoeff(), M_tol) << "a 1e-6 longer first link passes M's check";
-      EXPECT_GT((e.Q - g.Q).lpNorm<Eigen::Infinity>(), Q_tol) << "a 1e-6 longer first link passes Q's check";
+      EXPECT_GT((eM - M_of(g)).cwiseAbs().maxCoeff(), M_tol) << "a 1e-6 longer first link passes " << M_name;
+      EXPECT_GT((eQ - Q_of(g)).lpNorm<Eigen::Infinity>(), Q_tol) << "a 1e-6 longer first link passes " << Q_name;
       double gap;
       EXPECT_GT((Pe - null_projector(g.AT.bottomRows(2), r, &gap)).cwiseAbs().maxCoeff(), N_tol)
           << "a 1e-6 longer first link passes the null space's check";

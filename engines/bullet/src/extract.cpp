@@ -1,0 +1,142 @@
+// The problem Bullet's solver is given, solved by femc at 256 bits, and the
+// checks of Bullet's numbers against it (engines/bullet/.../bullet.hpp).
+#include <Eigen/LU>
+#include <Eigen/QR>
+#include <algorithm>
+#include <cmath>
+
+#include "femc/engines/bullet.hpp"
+#include "femc/errors.hpp"
+#include "femc/io/system_text.hpp"
+#include "femc/scalar/mpfr.hpp"
+#include "femc/solve.hpp"
+#include "femc/verify/exact_data.hpp"
+
+namespace femc::engines::bullet {
+namespace {
+
+constexpr double kU = 0x1p-53;
+constexpr long kBits = 256;
+
+double gamma(double k) { return k * kU / (1 - k * kU); }
+
+// The rows Bullet solves: m_jacDiagABInv ≠ 0 (a disabled row keeps λ = 0
+// and constrains nothing).
+std::vector<Index> enabled_rows(const Extracted& e) {
+  std::vector<Index> rows;
+  for (Index i = 0; i < e.m; ++i)
+    if (e.jac_diag_inv(i) != 0) rows.push_back(i);
+  return rows;
+}
+
+}  // namespace
+
+System<rational> own_problem(const Extracted& e) {
+  if (e.n == 0 || e.J.rows() != e.m) throw InputError("extracted", "no step was read");
+  const std::vector<Index> rows = enabled_rows(e);
+  const Index n = e.n, m = Index(rows.size());
+  // M = (sym M⁻¹)⁻¹: the symmetric part exactly, its inverse at 256 bits,
+  // symmetrized and taken as exact rational data (its own error, of order
+  // κ(M)·2⁻²⁵⁶, is far below every bound here).
+  Matrix<rational> Minv(n, n);
+  for (Index i = 0; i < n; ++i)
+    for (Index j = 0; j < n; ++j) Minv(i, j) = (rational(e.Minv(i, j)) + rational(e.Minv(j, i))) / 2;
+  Matrix<rational> M(n, n);
+  {
+    MpfrPrecision bits(kBits);
+    const Matrix<mpfr_real> X = prop::convert<mpfr_real>(Minv);
+    Eigen::FullPivLU<Matrix<mpfr_real>> lu(X);
+    if (!lu.isInvertible()) throw MethodError("Bullet: its M⁻¹ is singular");
+    const Matrix<mpfr_real> Y = lu.inverse();
+    const Matrix<mpfr_real> S = (Y + Y.transpose()) / 2;
+    M = prop::to_rational(S);
+  }
+  Matrix<rational> A(m, n);
+  Vector<rational> b(m);
+  for (Index r = 0; r < m; ++r) {
+    const Index i = rows[std::size_t(r)];
+    for (Index k = 0; k < n; ++k) A(r, k) = rational(e.J(i, k));
+    b(r) = rational(e.rhs(i)) / rational(e.jac_diag_inv(i));
+  }
+  return make_system<rational>(M, A, b, Vector<rational>::Zero(n));
+}
+
+OwnSolution solve_own(const Extracted& e) {
+  const System<rational> exact = own_problem(e);
+  MpfrPrecision bits(kBits);
+  const System<mpfr_real> sys = prop::convert<mpfr_real>(exact);
+  // The rank at the data's precision (double): Bullet's rows are rounded
+  // sums of its two ends' (J_magnitude), and on a floating base the z row is
+  // zero but for that rounding.
+  Options<mpfr_real> opt;
+  opt.data_precision = kDoubleData;
+  const Solution<mpfr_real> s = solve(sys, opt);
+  OwnSolution out;
+  out.dv.resize(e.n);
+  out.impulse.resize(e.n);
+  for (Index i = 0; i < e.n; ++i) {
+    out.dv(i) = s.qdd(i).toDouble();
+    out.impulse(i) = s.Qc(i).toDouble();  // M q̈ − Q = Jᵀλ
+  }
+  return out;
+}
+
+double answer_bound(const Extracted& e, const OwnSolution& exact) {
+  const std::vector<Index> rows = enabled_rows(e);
+  const Index n = e.n, m = Index(rows.size());
+  Matrix<double> J(m, n), Jmag(m, n);
+  Vector<double> b(m), lambda(m);
+  Matrix<double> unit(m, n);
+  for (Index r = 0; r < m; ++r) {
+    const Index i = rows[std::size_t(r)];
+    J.row(r) = e.J.row(i);
+    Jmag.row(r) = e.J_magnitude.row(i);
+    unit.row(r) = e.unit.row(i);
+    b(r) = e.rhs(i) / e.jac_diag_inv(i);
+    lambda(r) = e.lambda(i);
+  }
+  const Matrix<double> Minv = (e.Minv + e.Minv.transpose()) / 2;
+  const Matrix<double> A = J * Minv * J.transpose();
+  Eigen::CompleteOrthogonalDecomposition<Matrix<double>> cod;
+  cod.setThreshold(1e-12);  // relative to A's largest pivot: the loops' rows are far from this near-rank
+  cod.compute(A);
+  const Matrix<double> G = Minv * J.transpose() * cod.pseudoInverse();
+  const Vector<double> dv = e.dv();
+  const double c = 16.0 * double(n + m);
+  const Vector<double> terms = G.cwiseAbs() * (Jmag * dv.cwiseAbs() + b.cwiseAbs()) +
+                               unit.cwiseAbs().transpose() * lambda.cwiseAbs() + dv.cwiseAbs() +
+                               exact.dv.cwiseAbs();
+  return c * kU * terms.lpNorm<Eigen::Infinity>();
+}
+
+MatrixCheck check_mlcp_matrix(const Extracted& e) {
+  if (e.mlcp_A.rows() != e.m) throw InputError("extracted", "no MLCP matrix was read (a PGS step?)");
+  const std::vector<Index> rows = enabled_rows(e);
+  MatrixCheck out;
+  const double g = gamma(double(e.n));
+  for (Index i : rows)
+    for (Index j : rows) {
+      // Entry (i, j) as the rows define it: J_i · (M⁻¹J_jᵀ), exactly in
+      // Bullet's doubles.
+      rational exact = 0;
+      double magnitude = 0;
+      for (Index k = 0; k < e.n; ++k) {
+        if (e.J(i, k) == 0 || e.unit(j, k) == 0) continue;
+        exact += rational(e.J(i, k)) * rational(e.unit(j, k));
+        magnitude += e.J_magnitude(i, k) * std::abs(e.unit(j, k));
+      }
+      const double gap = std::abs(prop::to_double(rational(e.mlcp_A(i, j)) - exact));
+      const double tol = g * magnitude;
+      const double ratio = gap / std::max(tol, 1e-300);
+      if (out.row < 0 || ratio > out.gap / std::max(out.tolerance, 1e-300)) out = {gap, tol, i, j};
+    }
+  return out;
+}
+
+std::string to_solve_json(const System<rational>& sys, const std::string& name, const std::string& description) {
+  SystemText text = to_system_text(sys);  // p/q strings, exact
+  text.data_precision = "double";
+  return system_json(text, name, description);
+}
+
+}  // namespace femc::engines::bullet

@@ -1,0 +1,507 @@
+// The planar loops of engines/common built in Bullet from btMultiBody trees,
+// and one step read from inside Bullet's constraint solver.
+#include <BulletCollision/BroadphaseCollision/btDbvtBroadphase.h>
+#include <BulletCollision/CollisionDispatch/btCollisionDispatcher.h>
+#include <BulletCollision/CollisionDispatch/btDefaultCollisionConfiguration.h>
+#include <BulletCollision/CollisionShapes/btSphereShape.h>
+#include <BulletDynamics/Featherstone/btMultiBody.h>
+#include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
+#include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
+#include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
+#include <BulletDynamics/Featherstone/btMultiBodyMLCPConstraintSolver.h>
+#include <BulletDynamics/Featherstone/btMultiBodyPoint2Point.h>
+#include <BulletDynamics/MLCPSolvers/btDantzigSolver.h>
+#include <BulletDynamics/MLCPSolvers/btLemkeSolver.h>
+#include <BulletDynamics/MLCPSolvers/btSolveProjectedGaussSeidel.h>
+
+#include <Eigen/QR>
+#include <cmath>
+
+#include "femc/engines/bullet.hpp"
+#include "femc/errors.hpp"
+
+#ifndef BT_USE_DOUBLE_PRECISION
+#error "the Bullet adapter needs Bullet's double build (bullet-float64.pc defines BT_USE_DOUBLE_PRECISION)"
+#endif
+
+namespace femc::engines::bullet {
+
+std::string to_string(Topology t) {
+  switch (t) {
+    case Topology::two_multibodies: return "two multibodies";
+    case Topology::one_multibody: return "one multibody";
+    case Topology::floating_base: return "floating base";
+  }
+  return "?";
+}
+
+std::string to_string(SolverKind s) {
+  switch (s) {
+    case SolverKind::pgs: return "PGS";
+    case SolverKind::mlcp_dantzig: return "MLCP Dantzig";
+    case SolverKind::mlcp_lemke: return "MLCP Lemke";
+    case SolverKind::mlcp_pgs: return "MLCP PGS";
+  }
+  return "?";
+}
+
+namespace {
+
+namespace loop = planar_loop;
+
+// Where a link of the loop lives: its multibody and link index.
+struct LinkRef {
+  int body, link;
+};
+
+}  // namespace
+
+// The world, its multibodies, and the map from Bullet's velocity vectors to
+// femc's u.
+struct Mechanism::Impl {
+  loop::Loop lengths;
+  Settings settings;
+  btDefaultCollisionConfiguration configuration;
+  btCollisionDispatcher dispatcher{&configuration};
+  btDbvtBroadphase broadphase;
+  std::unique_ptr<btMLCPSolverInterface> mlcp;
+  std::unique_ptr<btMultiBodyConstraintSolver> solver;
+  std::unique_ptr<btMultiBodyDynamicsWorld> world;
+  btSphereShape sphere{0.01};
+  std::vector<std::unique_ptr<btMultiBody>> bodies;
+  std::vector<std::unique_ptr<btMultiBodyLinkCollider>> colliders;
+  std::unique_ptr<btMultiBodyPoint2Point> closure;
+  LinkRef end{0, 0}, rocker{0, 0};  // the closure's two links
+  btVector3 pivot_end, pivot_rocker;  // its points in their links' frames
+  std::vector<LinkRef> joints;  // planar_loop's order: the serial links, then the rocker
+  std::vector<Index> offset;    // per multibody: its first column of u
+  Extracted* capture = nullptr; // set during step(): the solver tap writes here
+
+  ~Impl() {
+    if (world) {
+      if (closure) world->removeMultiBodyConstraint(closure.get());
+      for (auto& c : colliders) world->removeCollisionObject(c.get());
+      for (auto& b : bodies) world->removeMultiBody(b.get());
+    }
+  }
+
+  bool fixed(int b) const { return bodies[std::size_t(b)]->hasFixedBase(); }
+  // femc's column of entry k of multibody b's velocity vector, −1 for a
+  // fixed base's six.
+  Index column(int b, int k) const {
+    if (fixed(b)) return k < 6 ? -1 : offset[std::size_t(b)] + k - 6;
+    return offset[std::size_t(b)] + k;
+  }
+  Index n() const {
+    const int last = int(bodies.size()) - 1;
+    return offset.back() + bodies.back()->getNumDofs() + (fixed(last) ? 0 : 6);
+  }
+  int body_index(const btMultiBody* mb) const {
+    for (std::size_t b = 0; b < bodies.size(); ++b)
+      if (bodies[b].get() == mb) return int(b);
+    throw MethodError("Bullet: a constraint row refers to a multibody the mechanism does not own");
+  }
+
+  btVector3 world_point(const LinkRef& r, const btVector3& local) const {
+    return bodies[std::size_t(r.body)]->localPosToWorld(r.link, local);
+  }
+  Vector<double> q() const;
+  void set_q(const Vector<double>& q);
+  Vector<double> u() const;
+  void set_u(const Vector<double>& u);
+  Vector<double> position_error() const;
+
+  void capture_rows(const btMultiBodyConstraintArray& rows, const btMultiBodyJacobianData& data);
+  void capture_impulses(const btMultiBodyConstraintArray& rows);
+};
+
+namespace {
+
+// Bullet's solver with a tap: the rows, unit responses, M⁻¹ and v* as the
+// iterations start (after Bullet's setup), the impulses as they end, and, for
+// the MLCP solvers, the system handed to the MLCP solver and its solution.
+template <class Base>
+class Tap : public Base {
+ public:
+  template <class... Args>
+  explicit Tap(Mechanism::Impl* impl, Args&&... args) : Base(std::forward<Args>(args)...), impl_(impl) {}
+
+ protected:
+  btScalar solveGroupCacheFriendlyIterations(btCollisionObject** bodies, int numBodies, btPersistentManifold** manifolds,
+                                             int numManifolds, btTypedConstraint** constraints, int numConstraints,
+                                             const btContactSolverInfo& info, btIDebugDraw* draw) override {
+    if (impl_->capture) impl_->capture_rows(this->m_multiBodyNonContactConstraints, this->m_data);
+    const btScalar r = Base::solveGroupCacheFriendlyIterations(bodies, numBodies, manifolds, numManifolds, constraints,
+                                                               numConstraints, info, draw);
+    if (impl_->capture) impl_->capture_impulses(this->m_multiBodyNonContactConstraints);
+    return r;
+  }
+
+ protected:
+  Mechanism::Impl* impl_;
+};
+
+class MlcpTap : public Tap<btMultiBodyMLCPConstraintSolver> {
+ public:
+  using Tap::Tap;
+
+ protected:
+  bool solveMLCP(const btContactSolverInfo& info) override {
+    Extracted* e = impl_->capture;
+    if (e) {
+      const int m = m_multiBodyA.rows();
+      e->mlcp_A.resize(m, m);
+      e->mlcp_b.resize(m);
+      for (int i = 0; i < m; ++i) {
+        e->mlcp_b(i) = m_multiBodyB[i];
+        for (int j = 0; j < m; ++j) e->mlcp_A(i, j) = m_multiBodyA(i, j);
+      }
+    }
+    const bool ok = btMultiBodyMLCPConstraintSolver::solveMLCP(info);
+    if (e) {
+      const int m = m_multiBodyX.rows();
+      e->mlcp_x.resize(m);
+      for (int i = 0; i < m; ++i) e->mlcp_x(i) = m_multiBodyX[i];
+      e->fell_back = !ok;  // solveGroupCacheFriendlyIterations falls back to PGS on false (m_fallback++)
+    }
+    return ok;
+  }
+};
+
+}  // namespace
+
+void Mechanism::Impl::capture_rows(const btMultiBodyConstraintArray& rows, const btMultiBodyJacobianData& data) {
+  Extracted& e = *capture;
+  const Index N = n(), m = rows.size();
+  e.n = N;
+  e.m = m;
+  e.J = Matrix<double>::Zero(m, N);
+  e.J_magnitude = Matrix<double>::Zero(m, N);
+  e.unit = Matrix<double>::Zero(m, N);
+  e.rhs.resize(m);
+  e.jac_diag_inv.resize(m);
+  e.lower.resize(m);
+  e.upper.resize(m);
+  for (int i = 0; i < m; ++i) {
+    const btMultiBodySolverConstraint& c = rows[i];
+    if (c.m_cfm != 0) throw MethodError("Bullet: a multibody row has m_cfm ≠ 0, which the adapter does not model");
+    auto add = [&](const btMultiBody* mb, int jac) {
+      if (!mb) throw MethodError("Bullet: a loop row with a rigid body or the world on one end");
+      const int b = body_index(mb);
+      for (int k = 0; k < 6 + mb->getNumDofs(); ++k) {
+        const Index col = column(b, k);
+        const double Jk = data.m_jacobians[jac + k], Uk = data.m_deltaVelocitiesUnitImpulse[jac + k];
+        if (col < 0) {
+          if (Uk != 0) throw MethodError("Bullet: a fixed base moves under a unit impulse");
+          continue;
+        }
+        e.J(i, col) += Jk;
+        e.J_magnitude(i, col) += std::abs(Jk);
+        e.unit(i, col) += Uk;
+      }
+    };
+    add(c.m_multiBodyA, c.m_jacAindex);
+    add(c.m_multiBodyB, c.m_jacBindex);
+    e.rhs(i) = c.m_rhs;
+    e.jac_diag_inv(i) = c.m_jacDiagABInv;
+    e.lower(i) = c.m_lowerLimit;
+    e.upper(i) = c.m_upperLimit;
+  }
+  // M⁻¹, column by column, from the articulated-body quantities of this
+  // step's free-motion pass (calcAccelerationDeltasMultiDof reads them).
+  e.Minv = Matrix<double>::Zero(N, N);
+  e.v_star.resize(N);
+  btAlignedObjectArray<btScalar> scratch_r;
+  btAlignedObjectArray<btVector3> scratch_v;
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    const btMultiBody& mb = *bodies[b];
+    const int K = 6 + mb.getNumDofs();
+    std::vector<btScalar> force(std::size_t(K), 0.0), out(std::size_t(K), 0.0);
+    for (int k = 0; k < K; ++k) {
+      const Index col = column(int(b), k);
+      if (col >= 0) e.v_star(col) = mb.getVelocityVector()[k];
+      if (col < 0) continue;
+      std::fill(force.begin(), force.end(), 0.0);
+      force[std::size_t(k)] = 1;
+      mb.calcAccelerationDeltasMultiDof(force.data(), out.data(), scratch_r, scratch_v);
+      for (int r = 0; r < K; ++r) {
+        const Index row = column(int(b), r);
+        if (row >= 0) e.Minv(row, col) = out[std::size_t(r)];
+      }
+    }
+  }
+}
+
+void Mechanism::Impl::capture_impulses(const btMultiBodyConstraintArray& rows) {
+  Extracted& e = *capture;
+  e.lambda.resize(rows.size());
+  for (int i = 0; i < rows.size(); ++i) e.lambda(i) = rows[i].m_appliedImpulse;
+}
+
+
+Mechanism::Mechanism(std::unique_ptr<Impl> impl, std::string name, Settings s)
+    : impl_(std::move(impl)), name_(std::move(name)), settings_(s) {}
+Mechanism::~Mechanism() = default;
+
+Index Mechanism::n() const { return impl_->n(); }
+Vector<double> Mechanism::q() const { return impl_->q(); }
+void Mechanism::set_q(const Vector<double>& q) { impl_->set_q(q); }
+Vector<double> Mechanism::u() const { return impl_->u(); }
+void Mechanism::set_u(const Vector<double>& u) { impl_->set_u(u); }
+Vector<double> Mechanism::position_error() const { return impl_->position_error(); }
+
+Vector<double> Mechanism::Impl::q() const {
+  Vector<double> out(Index(joints.size()));
+  for (std::size_t j = 0; j < joints.size(); ++j)
+    out(Index(j)) = bodies[std::size_t(joints[j].body)]->getJointPos(joints[j].link);
+  return out;
+}
+
+void Mechanism::Impl::set_q(const Vector<double>& q) {
+  if (q.size() != Index(joints.size()))
+    throw InputError("q", "a loop of " + std::to_string(joints.size()) + " joints takes as many angles, not " +
+                              std::to_string(q.size()));
+  for (std::size_t j = 0; j < joints.size(); ++j)
+    bodies[std::size_t(joints[j].body)]->setJointPos(joints[j].link, q(Index(j)));
+  btAlignedObjectArray<btQuaternion> rot;
+  btAlignedObjectArray<btVector3> pos;
+  for (auto& b : bodies) b->updateCollisionObjectWorldTransforms(rot, pos);
+}
+
+Vector<double> Mechanism::Impl::u() const {
+  Vector<double> out(n());
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    const btMultiBody& mb = *bodies[b];
+    for (int k = 0; k < 6 + mb.getNumDofs(); ++k) {
+      const Index c = column(int(b), k);
+      if (c >= 0) out(c) = mb.getVelocityVector()[k];
+    }
+  }
+  return out;
+}
+
+void Mechanism::Impl::set_u(const Vector<double>& u) {
+  if (u.size() != n()) throw InputError("u", std::to_string(n()) + " coordinates, not " + std::to_string(u.size()));
+  for (std::size_t b = 0; b < bodies.size(); ++b) {
+    btMultiBody& mb = *bodies[b];
+    if (!mb.hasFixedBase()) {
+      const Index o = offset[b];
+      mb.setBaseOmega(btVector3(u(o), u(o + 1), u(o + 2)));
+      mb.setBaseVel(btVector3(u(o + 3), u(o + 4), u(o + 5)));
+    }
+    for (int k = 0; k < mb.getNumDofs(); ++k) mb.setJointVel(k, u(column(int(b), 6 + k)));
+  }
+}
+
+// posError of the closure's rows, n·(p_A − p_B) with n = −e_i
+// (createConstraintRows), p_A the serial chain's end, p_B the rocker's.
+Vector<double> Mechanism::Impl::position_error() const {
+  const btVector3 d = world_point(end, pivot_end) - world_point(rocker, pivot_rocker);
+  return Vector<double>((Vector<double>(3) << -d.x(), -d.y(), -d.z()).finished());
+}
+
+Extracted Mechanism::step() {
+  Extracted e;
+  e.settings = settings_;
+  e.v = impl_->u();
+  impl_->capture = &e;
+  struct Reset {
+    Impl* impl;
+    ~Reset() { impl->capture = nullptr; }
+  } reset{impl_.get()};
+  e.position_error = position_error();
+  const int steps = impl_->world->stepSimulation(settings_.h, 0);
+  if (steps != 1) throw MethodError("Bullet: stepSimulation(h, 0) took " + std::to_string(steps) + " steps, not 1");
+  if (e.J.rows() == 0) throw MethodError("Bullet: the constraint solver did not see the loop's rows (no island?)");
+  e.v_next = impl_->u();
+  return e;
+}
+
+namespace {
+
+btVector3 rod_inertia(double L) {
+  return btVector3(loop::axial_inertia(), loop::transverse_inertia(L), loop::transverse_inertia(L));
+}
+
+// The closure's Jacobian in the joint angles, from Bullet's own positions:
+// ∂(p_A − p_B)/∂q_j = z × (p − o_j), o_j joint j's world position (its
+// link's pivot), p_A on the serial chain, p_B on the rocker. Rows x, y.
+Matrix<double> closure_jacobian(const Mechanism::Impl& m, const loop::Loop& L) {
+  const std::size_t k = L.serial.size();
+  const btVector3 pA = m.world_point(m.end, m.pivot_end), pB = m.world_point(m.rocker, m.pivot_rocker);
+  Matrix<double> J = Matrix<double>::Zero(2, Index(k + 1));
+  for (std::size_t j = 0; j <= k; ++j) {
+    const LinkRef& r = m.joints[j];
+    const double Lj = j < k ? L.serial[j] : L.rocker;
+    const btVector3 o = m.world_point(r, btVector3(-Lj / 2, 0, 0));
+    const btVector3 d = (j < k ? pA : pB) - o;
+    const double sign = j < k ? 1 : -1;
+    J(0, Index(j)) = -sign * d.y();
+    J(1, Index(j)) = sign * d.x();
+  }
+  return J;
+}
+
+}  // namespace
+
+std::unique_ptr<Mechanism> planar_loop(const loop::Loop& L, const std::vector<double>& leading_angles,
+                                       const std::vector<double>& leading_speeds, const Settings& s) {
+  if (!(s.h > 0) || !std::isfinite(s.h)) throw InputError("h", "a positive step, not " + std::to_string(s.h));
+  if (s.iterations < 1) throw InputError("iterations", "at least 1, not " + std::to_string(s.iterations));
+  auto impl = std::make_unique<Mechanism::Impl>();
+  Mechanism::Impl& m = *impl;
+  m.lengths = L;
+  m.settings = s;
+  switch (s.solver) {
+    case SolverKind::pgs:
+      m.solver = std::make_unique<Tap<btMultiBodyConstraintSolver>>(&m);
+      break;
+    case SolverKind::mlcp_dantzig: m.mlcp = std::make_unique<btDantzigSolver>(); break;
+    case SolverKind::mlcp_lemke: m.mlcp = std::make_unique<btLemkeSolver>(); break;
+    case SolverKind::mlcp_pgs: m.mlcp = std::make_unique<btSolveProjectedGaussSeidel>(); break;
+  }
+  if (m.mlcp) m.solver = std::make_unique<MlcpTap>(&m, m.mlcp.get());
+  m.world = std::make_unique<btMultiBodyDynamicsWorld>(&m.dispatcher, &m.broadphase, m.solver.get(), &m.configuration);
+  m.world->setGravity(btVector3(0, -loop::kGravity, 0));
+  btContactSolverInfo& info = m.world->getSolverInfo();
+  info.m_numIterations = s.iterations;
+  info.m_erp = s.erp;
+
+  const std::size_t k = L.serial.size();
+  const btQuaternion identity(0, 0, 0, 1);
+  const btVector3 z(0, 0, 1);
+  auto make = [&](int links, bool floating) {
+    auto mb = floating ? std::make_unique<btMultiBody>(links, loop::kMass, rod_inertia(L.ground), false, false)
+                       : std::make_unique<btMultiBody>(links, 0.0, btVector3(0, 0, 0), true, false);
+    mb->setLinearDamping(s.linear_damping);
+    mb->setAngularDamping(s.angular_damping);
+    mb->setMaxCoordinateVelocity(s.max_coordinate_velocity);
+    return mb;
+  };
+  // The chain: link 0 pinned at O, link j at link j−1's end.
+  auto chain = [&](btMultiBody& mb, int first, int parent, const btVector3& at) {
+    for (std::size_t j = 0; j < k; ++j) {
+      const int i = first + int(j);
+      const btVector3 pivot = j == 0 ? at : btVector3(L.serial[j - 1] / 2, 0, 0);
+      mb.setupRevolute(i, loop::kMass, rod_inertia(L.serial[j]), j == 0 ? parent : i - 1, identity, z, pivot,
+                       btVector3(L.serial[j] / 2, 0, 0), true);
+      m.joints.push_back({-1, i});
+    }
+  };
+  const btVector3 rocker_com(L.rocker / 2, 0, 0);
+  switch (s.topology) {
+    case Topology::two_multibodies: {
+      m.bodies.push_back(make(int(k), false));
+      m.bodies.push_back(make(1, false));
+      chain(*m.bodies[0], 0, -1, btVector3(0, 0, 0));
+      for (auto& j : m.joints) j.body = 0;
+      m.bodies[1]->setupRevolute(0, loop::kMass, rod_inertia(L.rocker), -1, identity, z, btVector3(L.ground, 0, 0),
+                                 rocker_com, true);
+      m.joints.push_back({1, 0});
+      break;
+    }
+    case Topology::one_multibody:
+    case Topology::floating_base: {
+      const bool floating = s.topology == Topology::floating_base;
+      m.bodies.push_back(make(int(k) + 1, floating));
+      // A floating base's origin is the ground rod's centre.
+      const double x0 = floating ? -L.ground / 2 : 0;
+      chain(*m.bodies[0], 0, -1, btVector3(x0, 0, 0));
+      for (auto& j : m.joints) j.body = 0;
+      m.bodies[0]->setupRevolute(int(k), loop::kMass, rod_inertia(L.rocker), -1, identity, z,
+                                 btVector3(x0 + L.ground, 0, 0), rocker_com, true);
+      m.joints.push_back({0, int(k)});
+      if (floating) m.bodies[0]->setBasePos(btVector3(L.ground / 2, 0, 0));
+      break;
+    }
+  }
+  Index offset = 0;
+  for (auto& b : m.bodies) {
+    b->finalizeMultiDof();
+    m.offset.push_back(offset);
+    offset += b->getNumDofs() + (b->hasFixedBase() ? 0 : 6);
+    m.world->addMultiBody(b.get());
+    // A collider per link (and a floating base), colliding with nothing
+    // (group and mask 0): without one, a link's island is −1 and the
+    // constraint is solved in no island.
+    for (int l = b->hasFixedBase() ? 0 : -1; l < b->getNumLinks(); ++l) {
+      auto col = std::make_unique<btMultiBodyLinkCollider>(b.get(), l);
+      col->setCollisionShape(&m.sphere);
+      col->setActivationState(DISABLE_DEACTIVATION);
+      m.world->addCollisionObject(col.get(), 0, 0);
+      if (l < 0)
+        b->setBaseCollider(col.get());
+      else
+        b->getLink(l).m_collider = col.get();
+      m.colliders.push_back(std::move(col));
+    }
+  }
+  m.end = m.joints[k - 1];
+  m.rocker = m.joints[k];
+  m.pivot_end = btVector3(L.serial.back() / 2, 0, 0);
+  m.pivot_rocker = btVector3(L.rocker / 2, 0, 0);
+  m.closure = std::make_unique<btMultiBodyPoint2Point>(m.bodies[std::size_t(m.end.body)].get(), m.end.link,
+                                                       m.bodies[std::size_t(m.rocker.body)].get(), m.rocker.link,
+                                                       m.pivot_end, m.pivot_rocker);
+  m.world->addMultiBodyConstraint(m.closure.get());
+  // Assembly: planar_loop's closed angles, then Newton on Bullet's own
+  // closure error (x, y rows) to ≤ 1e-15 or six steps.
+  const std::vector<double> q0 = loop::assemble(L, leading_angles);
+  Vector<double> q = Eigen::Map<const Vector<double>>(q0.data(), Index(q0.size()));
+  m.set_q(q);
+  for (int it = 0; it < 6; ++it) {
+    const Vector<double> e = m.position_error().head(2);
+    if (e.lpNorm<Eigen::Infinity>() <= 1e-15) break;
+    // posError = −(p_A − p_B): Newton on p_A − p_B = −e.
+    Eigen::CompleteOrthogonalDecomposition<Matrix<double>> cod;
+    cod.setThreshold(1e-10);
+    cod.compute(closure_jacobian(m, L));
+    q -= cod.solve(Vector<double>(-e));
+    m.set_q(q);
+  }
+  // Speeds: the leading joints' as given, the others from J u = 0.
+  if (leading_speeds.size() != k - 1)
+    throw InputError("leading_speeds", std::to_string(k - 1) + " speeds, not " + std::to_string(leading_speeds.size()));
+  const Matrix<double> J = closure_jacobian(m, L);
+  Matrix<double> JS = Matrix<double>::Zero(2 + Index(k - 1), Index(k + 1));
+  Vector<double> rhs = Vector<double>::Zero(JS.rows());
+  JS.topRows(2) = J;
+  for (std::size_t j = 0; j + 1 < k; ++j) {
+    JS(2 + Index(j), Index(j)) = 1;
+    rhs(2 + Index(j)) = leading_speeds[j];
+  }
+  Eigen::CompleteOrthogonalDecomposition<Matrix<double>> cod;
+  cod.setThreshold(1e-10);
+  cod.compute(JS);
+  const Vector<double> qd = cod.solve(rhs);
+  Vector<double> u = Vector<double>::Zero(m.n());
+  for (std::size_t j = 0; j <= k; ++j) u(m.column(m.joints[j].body, 6 + m.joints[j].link)) = qd(Index(j));
+  m.set_u(u);
+  std::string name = L.name + " (" + to_string(s.topology) + ", " + to_string(s.solver) + ")";
+  return std::make_unique<Mechanism>(std::move(impl), std::move(name), s);
+}
+
+std::unique_ptr<Mechanism> four_bar(double theta, double omega, const Settings& s, const loop::Loop& lengths) {
+  return planar_loop(lengths, {theta}, {omega}, s);
+}
+
+Defaults defaults() {
+  const btContactSolverInfo info;
+  btMultiBody mb(1, 1.0, btVector3(1, 1, 1), false, true);
+  mb.setupRevolute(0, 1.0, btVector3(1, 1, 1), -1, btQuaternion(0, 0, 0, 1), btVector3(0, 0, 1), btVector3(0, 0, 0),
+                   btVector3(0, 0, 0), true);
+  btMultiBodyPoint2Point p2p(&mb, 0, nullptr, btVector3(0, 0, 0), btVector3(0, 0, 0));
+  return {info.m_erp,
+          info.m_globalCfm,
+          info.m_timeStep,
+          info.m_numIterations,
+          info.m_solverMode,
+          mb.getLinearDamping(),
+          mb.getAngularDamping(),
+          mb.getMaxCoordinateVelocity(),
+          p2p.getMaxAppliedImpulse(),
+          mb.getUseGyroTerm(),
+          mb.getCanSleep()};
+}
+
+}  // namespace femc::engines::bullet
