@@ -55,6 +55,29 @@ std::unique_ptr<Mechanism> make(const Case& c, Settings s) {
   return planar_loop(c.loop, c.leading, c.speeds, s);
 }
 
+// The hidden defaults Bullet's getters report (engines/UPSTREAM.md §2, §5), as
+// the adapter's Settings take them: a Bullet with other defaults fails here.
+TEST(BulletAdapter, DefaultsAreWhatUpstreamSays) {
+  const Defaults d = defaults();
+  const Settings s;
+  EXPECT_EQ(d.erp, s.erp);
+  EXPECT_EQ(d.global_cfm, 0.0);
+  // btContactSolverInfo's m_timeStep is btScalar(1.f / 60.f), 1/60 rounded to
+  // float first; stepSimulation overwrites it with the step it takes.
+  EXPECT_EQ(d.h, double(1.f / 60.f));
+  EXPECT_NE(d.h, s.h);
+  EXPECT_EQ(d.iterations, s.iterations);
+  EXPECT_EQ(d.linear_damping, s.linear_damping);
+  EXPECT_EQ(d.angular_damping, s.angular_damping);
+  EXPECT_EQ(d.max_coordinate_velocity, s.max_coordinate_velocity);
+  EXPECT_EQ(d.max_applied_impulse, 100.0);
+  EXPECT_TRUE(d.gyro_term);
+  std::cout << "  Bullet's defaults: ERP " << d.erp << ", CFM " << d.global_cfm << ", h " << d.h << ", "
+            << d.iterations << " iterations, solver mode " << d.solver_mode << ", damping " << d.linear_damping
+            << "/" << d.angular_damping << ", velocity clamp " << d.max_coordinate_velocity << ", impulse cap "
+            << d.max_applied_impulse << ", gyro " << d.gyro_term << ", can sleep " << d.can_sleep << "\n";
+}
+
 // Every topology assembles the loop on Bullet's own positions: the closure
 // error's x, y rows to 1e-15, its z row identically 0 (the plane is exact).
 TEST(BulletAdapter, AssemblesEachLoopOnItsOwnPositions) {

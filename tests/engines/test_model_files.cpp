@@ -20,7 +20,12 @@
 //   solution of Simbody's data: the engine's data are within 16·n·ε of the
 //   model's (the first checks), which that constant covers.
 // MuJoCo's constraints are soft, its answer is not the hard solution: its
-// data (M, J, Q) are checked, its answer is test_mujoco_adapter's.
+// data (M, J, Q) are checked, its answer is test_mujoco_adapter's. Bullet
+// exposes M⁻¹ (calcAccelerationDeltasMultiDof), not M: its M⁻¹ and free
+// acceleration v*/h at rest are held to (TᵀM T)⁻¹ and (TᵀM T)⁻¹TᵀQ with the
+// same constant, 16·n·ε of |M⁻¹|∞ and of |M⁻¹||Q|∞; its answer is a
+// velocity-level step, test_bullet_adapter's. Slack (Bullet 3.24): M⁻¹
+// 11–144, M⁻¹Q 69–870, null spaces 50–2e6.
 // Slack measured (2026-12-02, Simbody 3.7, MuJoCo 2.2.2): M and Q 40–450
 // where they differ at all (|ΔM| is 0 at some states); the null spaces 60–180
 // at generic angles, 1e4–1e6 on the change-point four-bar at θ = 1e-2 and

@@ -75,8 +75,8 @@ OwnSolution solve_own(const Extracted& e) {
   out.dv.resize(e.n);
   out.impulse.resize(e.n);
   for (Index i = 0; i < e.n; ++i) {
-    out.dv(i) = s.qdd(i).toDouble();
-    out.impulse(i) = s.Qc(i).toDouble();  // M q̈ − Q = Jᵀλ
+    out.dv(i) = prop::as_double(s.qdd(i));
+    out.impulse(i) = prop::as_double(s.Qc(i));  // M q̈ − Q = Jᵀλ
   }
   return out;
 }

@@ -80,8 +80,10 @@ struct Settings {
   double h = 1.0 / 60;        // Bullet's fixedTimeStep default (Dynamics/btDynamicsWorld.h)
   int iterations = 10;        // btContactSolverInfo::m_numIterations default
   double erp = 0.2;           // m_erp default
-  // btMultiBody's own defaults (0.04, 0.04, 100) unless set.
-  double linear_damping = 0.04, angular_damping = 0.04, max_coordinate_velocity = 100;
+  // btMultiBody's own defaults unless set (F/btMultiBody.cpp l.120–124):
+  // 0.04f, 0.04f, 100.f, float literals, so the damping is 0.04 rounded to
+  // float (0.039999999105930328), not the double 0.04.
+  double linear_damping = double(0.04f), angular_damping = double(0.04f), max_coordinate_velocity = 100;
 };
 
 class Mechanism;
