@@ -7,7 +7,6 @@
 
 #include "femc/engines/bullet.hpp"
 #include "femc/errors.hpp"
-#include "femc/io/system_text.hpp"
 #include "femc/scalar/mpfr.hpp"
 #include "femc/solve.hpp"
 #include "femc/verify/exact_data.hpp"
@@ -131,12 +130,6 @@ MatrixCheck check_mlcp_matrix(const Extracted& e) {
       if (out.row < 0 || ratio > out.gap / std::max(out.tolerance, 1e-300)) out = {gap, tol, i, j};
     }
   return out;
-}
-
-std::string to_solve_json(const System<rational>& sys, const std::string& name, const std::string& description) {
-  SystemText text = to_system_text(sys);  // p/q strings, exact
-  text.data_precision = "double";
-  return system_json(text, name, description);
 }
 
 }  // namespace femc::engines::bullet

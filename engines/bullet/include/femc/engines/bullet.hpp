@@ -196,9 +196,6 @@ struct MatrixCheck {
 };
 MatrixCheck check_mlcp_matrix(const Extracted& e);
 
-// A system as a `femc solve` input: every number exactly.
-std::string to_solve_json(const System<rational>& sys, const std::string& name, const std::string& description);
-
 // Bullet's settings that change the motion and that a user does not set,
 // read from Bullet's getters (engines/UPSTREAM.md §5).
 struct Defaults {
