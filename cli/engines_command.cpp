@@ -11,7 +11,7 @@ std::function<int()> add_engines_command(CLI::App& app) {
   auto options = std::make_shared<engines::CampaignOptions>();
   auto list = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
-      "engines", "Check the engines this build has adapters for (Simbody, MuJoCo, ODE) against exact Gauss on their "
+      "engines", "Check the engines this build has adapters for (--list) against exact Gauss on their "
                  "own mechanisms; write OUT/README.md, CSV tables and the extracted systems");
   cmd->add_option("--out", options->out, "Report directory")->default_val("reports/engines");
   cmd->add_option("--engine", options->engines, "An engine to run (repeatable; default: every one built)");

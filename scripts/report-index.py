@@ -1068,9 +1068,15 @@ def engines_section(reports):
     out = ["## Engines under test", ""]
     d = os.path.join(reports, "engines")
     if not os.path.exists(os.path.join(d, "README.md")):
-        return out + ["Not generated here (`femc engines` writes engines/; it needs libsimbody-dev, "
-                      "libmujoco-dev or libode-dev at build time).", ""]
-    found = [f for f in ("simbody.csv", "mujoco.csv", "ode.csv") if os.path.exists(os.path.join(d, f))]
+        return out + ["Not generated here (`femc engines` writes engines/; it needs an engine's package at build "
+                      "time: `femc engines --list` names those built).", ""]
+    # The conformance tables, one per engine: the CSVs with the campaign's row header.
+    found = []
+    for f in sorted(os.listdir(d)):
+        if f.endswith(".csv"):
+            with open(os.path.join(d, f), encoding="utf-8") as fh:
+                if fh.readline().startswith("mechanism,state_class,theta,"):
+                    found.append(f)
     rows = fails = 0
     for f in found:
         with open(os.path.join(d, f), encoding="utf-8") as fh:
@@ -1080,8 +1086,9 @@ def engines_section(reports):
     out.append(f"[engines/README.md](engines/README.md): {', '.join(f.split('.')[0] for f in found) or 'no engine'} "
                f"against exact Gauss on their own mechanisms, {rows} states, {fails} outside the first-order bound "
                "(tables, findings, the extracted systems as `femc solve` inputs; `femc engines`).")
-    if os.path.exists(os.path.join(d, "mujoco_softness.png")):
-        out += ["", "![MuJoCo's distance from hard Gauss](engines/mujoco_softness.png)"]
+    for png in sorted(f for f in os.listdir(d) if f.endswith(".png")):  # engines/plots/plot_engines.py's
+        engine = png.split("_")[0]
+        out += ["", f"![{engine}: distance from hard Gauss](engines/{png})"]
     return out + [""]
 
 

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "femc/engines/bullet.hpp"
+#include "femc/errors.hpp"
 #include "support/central_difference.hpp"
 
 namespace femc::engines::bullet {
@@ -107,6 +108,54 @@ TEST(BulletAdapter, JacobianIsTheDerivativeOfBulletsPositionErrors) {
       EXPECT_TRUE(difference_agrees(path, 1, e.J * u, "J u", test::step(u)));
       EXPECT_FALSE(difference_agrees(path, 1, off_by_1e6(e.J * u), "J u off by 1e-6", test::step(u)));
     }
+}
+
+// J̇u by differences of the position errors (velocity_product) against the
+// derivative of Bullet's own J u along the joints' motion, J read inside
+// the solver at q ± s·u: two different routes to the same term.
+TEST(BulletAdapter, VelocityProductIsTheDerivativeOfBulletsJacobian) {
+  for (Topology t : {Topology::two_multibodies, Topology::one_multibody})
+    for (const Case& c : cases()) {
+      const auto m = make(c, {t});
+      SCOPED_TRACE(m->name() + ", " + c.name);
+      const Vector<double> q0 = m->q(), u = m->u();
+      const VelocityProduct vp = velocity_product(*m);
+      EXPECT_EQ(m->q(), q0) << "velocity_product did not restore the state";
+      auto path = [&](double s) {
+        m->set_q(q0 + s * u);
+        m->set_u(u);
+        return Vector<double>(m->step().J * u);
+      };
+      EXPECT_TRUE(difference_agrees(path, 1, vp.Jdot_u, "J̇u", test::step(u)));
+      EXPECT_FALSE(difference_agrees(path, 1, off_by_1e6(vp.Jdot_u), "J̇u off by 1e-6", test::step(u)));
+      std::cout << "  its own error estimate " << vp.error << ", |J̇u|∞ " << vp.Jdot_u.lpNorm<Eigen::Infinity>()
+                << "\n";
+      EXPECT_LE(vp.error, 1e-6 * std::max(1.0, vp.Jdot_u.lpNorm<Eigen::Infinity>()));
+    }
+  EXPECT_THROW(velocity_product(*make(cases().front(), {Topology::floating_base})), InputError);
+}
+
+// A state copied to a new mechanism (q, u and a floating base's pose) is the
+// same state: one step from each gives the same bits, on every topology,
+// after the original has moved (the floating base fallen and turned).
+TEST(BulletAdapter, ACopiedStateStepsAlike) {
+  for (Topology t : kTopologies) {
+    const Case c = cases().front();
+    const auto a = make(c, {t});
+    for (int k = 0; k < 30; ++k) a->step();
+    const auto b = make(c, {t});
+    b->set_base_pose(a->base_pose());
+    b->set_q(a->q());
+    b->set_u(a->u());
+    SCOPED_TRACE(a->name());
+    EXPECT_EQ(a->base_pose().size(), t == Topology::floating_base ? 7u : 0u);
+    const Extracted ea = a->step(), eb = b->step();
+    EXPECT_EQ(ea.J, eb.J);
+    EXPECT_EQ(ea.v_star, eb.v_star);
+    EXPECT_EQ(ea.v_next, eb.v_next);
+    EXPECT_EQ(a->base_pose(), b->base_pose());
+  }
+  EXPECT_THROW(make(cases().front(), {})->set_base_pose({0, 0, 0, 0, 0, 0, 1}), InputError);
 }
 
 // m_rhs = (−(ERP/h)·posError − J v*)·m_jacDiagABInv, from Bullet's positions:

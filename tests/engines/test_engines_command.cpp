@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "support/cli_run.hpp"
 
@@ -38,11 +39,13 @@ TEST(EnginesCommand, QuickCampaignWritesTheReportAndItsTrajectoriesPass) {
   const CliRun run = femc("engines --quick --out " + out.string());
   ASSERT_EQ(run.status, 0) << run.err;
   const std::string readme = slurp(out / "README.md");
-  for (const std::string engine : {"simbody", "mujoco", "ode"}) {
+  for (const std::string engine : {"simbody", "mujoco", "ode", "bullet"}) {
     if (!built(engine)) continue;
     const std::string table = slurp(out / (engine + ".csv"));
     ASSERT_FALSE(table.empty()) << engine;
-    for (const std::string mechanism : {"crank-rocker", "closed chain", "Bricard"}) {
+    std::vector<std::string> mechanisms{"crank-rocker", "closed chain"};
+    if (engine != "bullet") mechanisms.push_back("Bricard");  // not built in Bullet
+    for (const std::string& mechanism : mechanisms) {
       std::istringstream lines(table);
       std::string line;
       int states = 0;
@@ -64,6 +67,16 @@ TEST(EnginesCommand, QuickCampaignWritesTheReportAndItsTrajectoriesPass) {
     EXPECT_TRUE(fs::exists(out / "mujoco_softness.csv"));
     EXPECT_TRUE(fs::exists(out / "systems/mujoco_crank_rocker_hard.json"));
     EXPECT_TRUE(fs::exists(out / "systems/mujoco_bricard_worst_augmented.json"));
+  }
+  if (built("bullet")) {
+    EXPECT_NE(readme.find("## Bullet"), std::string::npos);
+    EXPECT_TRUE(fs::exists(out / "bullet_solvers.csv"));
+    bool dantzig = false;  // the worst Dantzig state within one multibody, whichever it is
+    for (const auto& f : fs::directory_iterator(out / "systems"))
+      dantzig |= f.path().filename().string().rfind("bullet_", 0) == 0 &&
+                 f.path().filename().string().find("_dantzig.json") != std::string::npos;
+    EXPECT_TRUE(dantzig);
+    EXPECT_TRUE(fs::exists(out / "systems/bullet_crank_rocker_hard.json"));
   }
   if (built("ode")) {
     EXPECT_NE(readme.find("## ODE"), std::string::npos);

@@ -1,7 +1,8 @@
 // The problem Bullet's solver is given, solved by femc at 256 bits, and the
 // checks of Bullet's numbers against it (engines/bullet/.../bullet.hpp).
+#include <Eigen/Cholesky>
 #include <Eigen/LU>
-#include <Eigen/QR>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 
@@ -60,7 +61,9 @@ System<rational> own_problem(const Extracted& e) {
   return make_system<rational>(M, A, b, Vector<rational>::Zero(n));
 }
 
-OwnSolution solve_own(const Extracted& e) {
+namespace {
+
+OwnSolution solve_own_at(const Extracted& e, std::optional<double> rank_tol) {
   const System<rational> exact = own_problem(e);
   MpfrPrecision bits(kBits);
   const System<mpfr_real> sys = prop::convert<mpfr_real>(exact);
@@ -69,6 +72,7 @@ OwnSolution solve_own(const Extracted& e) {
   // zero but for that rounding.
   Options<mpfr_real> opt;
   opt.data_precision = kDoubleData;
+  if (rank_tol) opt.rank_tol = mpfr_real(*rank_tol);
   const Solution<mpfr_real> s = solve(sys, opt);
   OwnSolution out;
   out.dv.resize(e.n);
@@ -77,7 +81,24 @@ OwnSolution solve_own(const Extracted& e) {
     out.dv(i) = prop::as_double(s.qdd(i));
     out.impulse(i) = prop::as_double(s.Qc(i));  // M q̈ − Q = Jᵀλ
   }
+  const auto& rank = s.diagnostics.rank;
+  out.rank = rank.rank;
+  if (rank.largest > 0) {
+    out.sigma_ratio = prop::as_double(rank.smallest_kept / rank.largest);
+    out.sigma_next = prop::as_double(rank.largest_dropped / rank.largest);
+  }
   return out;
+}
+
+}  // namespace
+
+OwnSolution solve_own(const Extracted& e) { return solve_own_at(e, std::nullopt); }
+
+std::optional<OwnSolution> solve_own_one_direction_dropped(const Extracted& e, const OwnSolution& at_rank) {
+  if (at_rank.rank == 0 || !(at_rank.sigma_ratio > 0)) return std::nullopt;
+  const OwnSolution fewer = solve_own_at(e, 2 * at_rank.sigma_ratio);  // drops σ_r, keeps σ_{r−1} > 2σ_r
+  if (fewer.rank >= at_rank.rank) return std::nullopt;
+  return fewer;
 }
 
 double answer_bound(const Extracted& e, const OwnSolution& exact) {
@@ -94,17 +115,23 @@ double answer_bound(const Extracted& e, const OwnSolution& exact) {
     b(r) = e.rhs(i) / e.jac_diag_inv(i);
     lambda(r) = e.lambda(i);
   }
+  // G = M⁻¹JᵀA⁺ = L P⁺ (M⁻¹ = LLᵀ, P = J L, A = P Pᵀ), P⁺ from the SVD
+  // truncated at the rank femc decided: the directions femc's solution keeps.
   const Matrix<double> Minv = (e.Minv + e.Minv.transpose()) / 2;
-  const Matrix<double> A = J * Minv * J.transpose();
-  Eigen::CompleteOrthogonalDecomposition<Matrix<double>> cod;
-  cod.setThreshold(1e-12);  // relative to A's largest pivot: the loops' rows are far from this near-rank
-  cod.compute(A);
-  const Matrix<double> G = Minv * J.transpose() * cod.pseudoInverse();
+  const Eigen::LLT<Matrix<double>> llt(Minv);
+  if (llt.info() != Eigen::Success) throw MethodError("Bullet: its M⁻¹ is not positive definite in double");
+  const Matrix<double> L = llt.matrixL();
+  const Eigen::JacobiSVD<Matrix<double>> svd(J * L, Eigen::ComputeThinU | Eigen::ComputeThinV);
+  const Index r = std::min<Index>(exact.rank, svd.singularValues().size());
+  const Matrix<double> P_plus = svd.matrixV().leftCols(r) *
+                                svd.singularValues().head(r).cwiseInverse().asDiagonal() *
+                                svd.matrixU().leftCols(r).transpose();
+  const Matrix<double> G = L * P_plus;
   const Vector<double> dv = e.dv();
   const double c = 16.0 * double(n + m);
   const Vector<double> terms = G.cwiseAbs() * (Jmag * dv.cwiseAbs() + b.cwiseAbs()) +
                                unit.cwiseAbs().transpose() * lambda.cwiseAbs() + dv.cwiseAbs() +
-                               exact.dv.cwiseAbs();
+                               exact.dv.cwiseAbs() + e.v_next.cwiseAbs();
   return c * kU * terms.lpNorm<Eigen::Infinity>();
 }
 
@@ -112,7 +139,7 @@ MatrixCheck check_mlcp_matrix(const Extracted& e) {
   if (e.mlcp_A.rows() != e.m) throw InputError("extracted", "no MLCP matrix was read (a PGS step?)");
   const std::vector<Index> rows = enabled_rows(e);
   MatrixCheck out;
-  const double g = gamma(double(e.n));
+  const double g = gamma(double(e.n + 7));  // header: n + 6 terms an end, then the two ends' sum
   for (Index i : rows)
     for (Index j : rows) {
       // Entry (i, j) as the rows define it: J_i · (M⁻¹J_jᵀ), exactly in

@@ -250,6 +250,33 @@ Vector<double> Mechanism::u() const { return impl_->u(); }
 void Mechanism::set_u(const Vector<double>& u) { impl_->set_u(u); }
 Vector<double> Mechanism::position_error() const { return impl_->position_error(); }
 
+std::vector<double> Mechanism::base_pose() const {
+  std::vector<double> out;
+  for (const auto& b : impl_->bodies)
+    if (!b->hasFixedBase()) {
+      const btVector3 p = b->getBasePos();
+      const btQuaternion r = b->getWorldToBaseRot();
+      out.insert(out.end(), {p.x(), p.y(), p.z(), r.x(), r.y(), r.z(), r.w()});
+    }
+  return out;
+}
+
+void Mechanism::set_base_pose(const std::vector<double>& pose) {
+  std::size_t expected = 0;
+  for (const auto& b : impl_->bodies) expected += b->hasFixedBase() ? 0 : 7;
+  if (pose.size() != expected)
+    throw InputError("pose", std::to_string(pose.size()) + " numbers, not " + std::to_string(expected) +
+                                 " (7 per floating base)");
+  std::size_t k = 0;
+  for (auto& b : impl_->bodies)
+    if (!b->hasFixedBase()) {
+      b->setBasePos(btVector3(pose[k], pose[k + 1], pose[k + 2]));
+      b->setWorldToBaseRot(btQuaternion(pose[k + 3], pose[k + 4], pose[k + 5], pose[k + 6]));
+      k += 7;
+    }
+  impl_->set_q(impl_->q());  // the links' cached transforms and the colliders follow the base
+}
+
 Vector<double> Mechanism::Impl::q() const {
   Vector<double> out(Index(joints.size()));
   for (std::size_t j = 0; j < joints.size(); ++j)
@@ -481,6 +508,32 @@ std::unique_ptr<Mechanism> planar_loop(const loop::Loop& L, const std::vector<do
   return std::make_unique<Mechanism>(std::move(impl), std::move(name), s);
 }
 
+VelocityProduct velocity_product(Mechanism& m) {
+  if (m.settings().topology == Topology::floating_base)
+    throw InputError("topology", "J̇u by differences of q + s·u needs a fixed base, not a floating one");
+  Mechanism::Impl& impl = *m.impl_;
+  const Vector<double> q0 = m.q(), u = m.u();
+  const double s = 1e-3 / std::max(1.0, u.lpNorm<Eigen::Infinity>());
+  double scale = 1;
+  auto Ju_at = [&](double t) {
+    impl.set_q(q0 + t * u);
+    Vector<double> out = Vector<double>::Zero(3);
+    // Bullet's rows are posError = n·(p_A − p_B) with n = −e_i: J = −∂(p_A − p_B)/∂q
+    // (the z row identically zero).
+    out.head(2) = -closure_jacobian(impl, impl.lengths) * u;
+    scale = std::max(scale, out.lpNorm<Eigen::Infinity>());
+    return out;
+  };
+  auto D = [&](double h) { return Vector<double>((Ju_at(h) - Ju_at(-h)) / (2 * h)); };
+  const Vector<double> d1 = D(s), d2 = D(s / 2), d3 = D(s / 4);
+  impl.set_q(q0);
+  const Vector<double> r1 = (4 * d2 - d1) / 3, r2 = (4 * d3 - d2) / 3;
+  VelocityProduct out;
+  out.Jdot_u = r2;
+  out.error = (r2 - r1).lpNorm<Eigen::Infinity>() / 15 + 6 * 16 * 0x1p-52 * scale / s;
+  return out;
+}
+
 std::unique_ptr<Mechanism> four_bar(double theta, double omega, const Settings& s, const loop::Loop& lengths) {
   return planar_loop(lengths, {theta}, {omega}, s);
 }
@@ -501,7 +554,8 @@ Defaults defaults() {
           mb.getMaxCoordinateVelocity(),
           p2p.getMaxAppliedImpulse(),
           mb.getUseGyroTerm(),
-          mb.getCanSleep()};
+          mb.getCanSleep(),
+          btGetVersion()};
 }
 
 }  // namespace femc::engines::bullet

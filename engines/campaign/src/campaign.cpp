@@ -26,6 +26,20 @@ std::string sci(double x) {
   return buf;
 }
 
+std::string num(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6g", x);
+  return buf;
+}
+
+double inf_norm(const Vector<double>& x) { return x.lpNorm<Eigen::Infinity>(); }
+
+Solution<double> hard_gauss(const System<double>& sys) {
+  Options<double> opt;
+  opt.data_precision = kDoubleData;
+  return solve(sys, opt);
+}
+
 std::vector<ChangePointState> change_point_states(bool quick) {
   const int last = quick ? 8 : 16;
   std::vector<ChangePointState> out;
@@ -149,32 +163,90 @@ std::string summary_table(const std::vector<Row>& rows) {
 
 }  // namespace campaign
 
+namespace {
+
+// The engines femc knows, in the report's order: each one's name, its Debian
+// package, and its campaign where this build has its adapter (else null).
+// Everything that lists engines (--list, the errors, the report) reads this.
+struct Engine {
+  const char* name;
+  const char* package;
+  std::string (*run)(const CampaignOptions&, campaign::Files&, std::ostream&);
+};
+
+const std::vector<Engine>& engine_table() {
+  static const std::vector<Engine> table{
+      {"simbody", "libsimbody-dev",
+#ifdef FEMC_HAVE_SIMBODY
+       [](const CampaignOptions& o, campaign::Files& f, std::ostream& log) {
+         return campaign::simbody_campaign(o.quick, f, log);
+       }
+#else
+       nullptr
+#endif
+      },
+      {"mujoco", "libmujoco-dev",
+#ifdef FEMC_HAVE_MUJOCO
+       [](const CampaignOptions& o, campaign::Files& f, std::ostream& log) {
+         return campaign::mujoco_campaign(o.quick, o.mujoco_models, o.steps, f, log);
+       }
+#else
+       nullptr
+#endif
+      },
+      {"ode", "libode-dev",
+#ifdef FEMC_HAVE_ODE
+       [](const CampaignOptions& o, campaign::Files& f, std::ostream& log) {
+         return campaign::ode_campaign(o.quick, f, log);
+       }
+#else
+       nullptr
+#endif
+      },
+      {"bullet", "libbullet-dev",
+#ifdef FEMC_HAVE_BULLET
+       [](const CampaignOptions& o, campaign::Files& f, std::ostream& log) {
+         return campaign::bullet_campaign(o.quick, f, log);
+       }
+#else
+       nullptr
+#endif
+      },
+  };
+  return table;
+}
+
+const Engine* find_engine(const std::string& name) {
+  for (const Engine& e : engine_table())
+    if (name == e.name) return &e;
+  return nullptr;
+}
+
+std::string joined(bool packages) {
+  std::string out;
+  for (const Engine& e : engine_table()) out += (out.empty() ? "" : ", ") + std::string(packages ? e.package : e.name);
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> available_engines() {
   std::vector<std::string> out;
-#ifdef FEMC_HAVE_SIMBODY
-  out.push_back("simbody");
-#endif
-#ifdef FEMC_HAVE_MUJOCO
-  out.push_back("mujoco");
-#endif
-#ifdef FEMC_HAVE_ODE
-  out.push_back("ode");
-#endif
+  for (const Engine& e : engine_table())
+    if (e.run) out.push_back(e.name);
   return out;
 }
 
 void run_engine_campaign(const CampaignOptions& options, std::ostream& log) {
-  const std::vector<std::string> built = available_engines();
-  std::vector<std::string> engines = options.engines.empty() ? built : options.engines;
-  for (const std::string& e : engines) {
-    if (e != "simbody" && e != "mujoco" && e != "ode")
-      throw InputError("engine", "'" + e + "' is not an engine (simbody, mujoco, ode)");
-    if (std::find(built.begin(), built.end(), e) == built.end())
-      throw InputError("engine", "'" + e + "': this build has no " + e + " adapter (install lib" + e + "-dev and "
-                                 "reconfigure)");
+  const std::vector<std::string> engines = options.engines.empty() ? available_engines() : options.engines;
+  for (const std::string& name : engines) {
+    const Engine* e = find_engine(name);
+    if (!e) throw InputError("engine", "'" + name + "' is not an engine (" + joined(false) + ")");
+    if (!e->run)
+      throw InputError("engine", "'" + name + "': this build has no " + name + " adapter (install " + e->package +
+                                     " and reconfigure)");
   }
-  if (engines.empty())
-    throw InputError("engine", "this build has no engine adapter (libsimbody-dev, libmujoco-dev, libode-dev)");
+  if (engines.empty()) throw InputError("engine", "this build has no engine adapter (" + joined(true) + ")");
   if (!options.mujoco_models.empty() && std::find(engines.begin(), engines.end(), "mujoco") == engines.end())
     throw InputError("mujoco-model", "needs the mujoco engine (--engine mujoco)");
   if (options.steps < 0) throw InputError("steps", std::to_string(options.steps) + " is negative");
@@ -183,18 +255,9 @@ void run_engine_campaign(const CampaignOptions& options, std::ostream& log) {
 
   campaign::Files files;
   std::string sections;
-  for (const std::string& e : engines) {
-#ifdef FEMC_HAVE_SIMBODY
-    if (e == "simbody") sections += campaign::simbody_campaign(options.quick, files, log);
-#endif
-#ifdef FEMC_HAVE_MUJOCO
-    if (e == "mujoco")
-      sections += campaign::mujoco_campaign(options.quick, options.mujoco_models, options.steps, files, log);
-#endif
-#ifdef FEMC_HAVE_ODE
-    if (e == "ode") sections += campaign::ode_campaign(options.quick, files, log);
-#endif
-    log << "femc engines: " << e << " done\n";
+  for (const std::string& name : engines) {
+    sections += find_engine(name)->run(options, files, log);
+    log << "femc engines: " << name << " done\n";
   }
   files["README.md"] =
       "# Engines under test\n\n"
@@ -203,7 +266,8 @@ void run_engine_campaign(const CampaignOptions& options, std::ostream& log) {
       "precision, double), and the first-order bound its solve must meet: for Simbody, twice the rounded-data "
       "bound of a backward-stable solve, 16(n+m)²·u·κ(M)·κ_r(P)·(data + |q̈|∞) (verify/exact_data.hpp), with one "
       "more κ(P) where b is inconsistent; for MuJoCo, the error of its Newton step on its soft problem (its "
-      "section); for ODE, the error of dWorldStep's LDLᵀ solve of its soft problem (its section). Errors and bounds are relative to |q̈|∞. `systems/` holds the extracted systems that show "
+      "section); for ODE, the error of dWorldStep's LDLᵀ solve of its soft problem (its section); for Bullet, the rounding of its "
+      "solver's products and sums on the problem its rows define (its section). Errors and bounds are relative to |q̈|∞. `systems/` holds the extracted systems that show "
       "each finding as `femc solve` inputs (`femc solve FILE --method exact` reproduces the reference without "
       "the engine).\n\n" +
       sections;

@@ -66,6 +66,7 @@ std::string simbody_campaign(bool quick, Files& files, std::ostream& log);
 std::string mujoco_campaign(bool quick, const std::vector<std::string>& user_models, int steps, Files& files,
                             std::ostream& log);
 std::string ode_campaign(bool quick, Files& files, std::ostream& log);
+std::string bullet_campaign(bool quick, Files& files, std::ostream& log);
 
 // The change-point four-bar's crank angles towards its folded configuration,
 // θ = 10^(−k/2) for k = 2 … 8 (quick) or 16, the loop's second singular
@@ -82,5 +83,13 @@ std::string slug(const std::string& name);
 
 // "1.2e-15" (3 significant digits).
 std::string sci(double x);
+// A parameter as written: 0.2, 1e-10, 0.9999 (up to 6 digits, not sci's 3).
+std::string num(double x);
+
+double inf_norm(const Vector<double>& x);
+
+// Hard Gauss at the data's precision (femc's default method, double): the
+// reference the campaigns' (ii) split their distances along.
+Solution<double> hard_gauss(const System<double>& sys);
 
 }  // namespace femc::engines::campaign

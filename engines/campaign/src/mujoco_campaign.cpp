@@ -65,12 +65,6 @@ Row evaluate(const Model& model, const Extracted& e, const std::string& mechanis
   return r;
 }
 
-// Hard Gauss at the data's precision (femc's default method, double).
-Vector<double> gauss(const System<double>& sys) {
-  Options<double> opt;
-  opt.data_precision = kDoubleData;
-  return solve(sys, opt).qdd;
-}
 
 // The distance of MuJoCo's qacc from hard Gauss with the true b = −J̇v,
 // split at hard Gauss with b = a_ref (the stiff limit of MuJoCo's target):
@@ -83,7 +77,7 @@ Distance distance(const Extracted& e) {
   const System<double> truth = mujoco::hard(e);
   System<double> stiff = truth;
   stiff.b = e.aref;
-  const Vector<double> q_true = gauss(truth), q_stiff = gauss(stiff);
+  const Vector<double> q_true = hard_gauss(truth).qdd, q_stiff = hard_gauss(stiff).qdd;
   const double s = q_true.lpNorm<Eigen::Infinity>();
   return {(e.qacc - q_true).lpNorm<Eigen::Infinity>() / s, (q_stiff - q_true).lpNorm<Eigen::Infinity>() / s,
           (e.qacc - q_stiff).lpNorm<Eigen::Infinity>() / s};
@@ -224,11 +218,7 @@ Softness softness_sweep(bool quick, Files& files, std::ostream& log) {
     w.velocity_product = std::max(w.velocity_product, dist.velocity_product);
     w.softening = std::max(w.softening, dist.softening);
   };
-  auto d_text = [](double d) {  // 0.9999, not sci's "1"
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", d);
-    return std::string(buf);
-  };
+  auto d_text = [](double d) { return num(d); };  // 0.9999, not sci's "1"
   for (double d : ds) {
     SoftParameters soft;
     soft.solimp[0] = soft.solimp[1] = d;

@@ -33,14 +33,6 @@ using ode::Stepper;
 
 using MakeMechanism = std::function<std::unique_ptr<Mechanism>()>;
 
-// Hard Gauss at the data's precision (femc's default method, double).
-Solution<double> gauss(const System<double>& sys) {
-  Options<double> opt;
-  opt.data_precision = kDoubleData;
-  return solve(sys, opt);
-}
-
-double inf_norm(const Vector<double>& x) { return x.lpNorm<Eigen::Infinity>(); }
 
 // The mechanism's first joint (a hinge in every mechanism here): its angle and
 // rate, read before a step.
@@ -60,7 +52,7 @@ Reading first_hinge(const Mechanism& m) {
 Row evaluate(const Extracted& e, const Reading& at, const std::string& mechanism, const std::string& state_class) {
   const ode::SoftSolution x = ode::solve_soft(e);
   const ode::StepBound bound = ode::step_bound(e, x);
-  const Solution<double> hard = gauss(ode::hard(e));
+  const Solution<double> hard = hard_gauss(ode::hard(e));
   Row r;
   r.mechanism = mechanism;
   r.state_class = state_class;
@@ -157,7 +149,7 @@ Distance distance(const Extracted& e) {
   stiff.b = ode::target(e);
   System<double> stiff_f = stiff;
   stiff_f.Q = e.f;
-  const Vector<double> q_true = gauss(truth).qdd, q_target = gauss(stiff).qdd, q_stiff = gauss(stiff_f).qdd;
+  const Vector<double> q_true = hard_gauss(truth).qdd, q_target = hard_gauss(stiff).qdd, q_stiff = hard_gauss(stiff_f).qdd;
   const double s = std::max(inf_norm(q_true), 1e-300);
   return {inf_norm(e.accel - q_true) / s, inf_norm(q_target - q_true) / s, inf_norm(q_stiff - q_target) / s,
           inf_norm(e.accel - q_stiff) / s};
@@ -171,11 +163,6 @@ struct Softness {
   std::vector<std::string> order;  // the classes, first seen first
 };
 
-std::string num(double x) {  // 0.2, 1e-10, 0.0005: not sci's 3 digits where fewer say it
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", x);
-  return buf;
-}
 
 Softness softness_sweep(bool quick, Files& files, std::ostream& log) {
   std::ostringstream csv_out;

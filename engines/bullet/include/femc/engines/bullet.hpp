@@ -40,6 +40,7 @@
 // M⁻¹ column by column from calcAccelerationDeltasMultiDof(e_k), at the
 // step's own articulated-body quantities (inside the solver, tap below).
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,6 +88,8 @@ struct Settings {
 };
 
 class Mechanism;
+struct VelocityProduct;
+VelocityProduct velocity_product(Mechanism& m);  // below
 
 // One step's problem, read from inside Bullet's solver, and its answer.
 struct Extracted {
@@ -132,13 +135,17 @@ class Mechanism {
   const std::string& name() const { return name_; }
   const Settings& settings() const { return settings_; }
   Index n() const;  // femc's coordinates
-  // The joint angles and rates, in planar_loop's order (serial, rocker); a
-  // floating base's six pose and velocity entries first (position, then a
-  // rotation vector; ω, v).
+  // The joint angles, in planar_loop's order (serial, rocker), and the
+  // rates: u is femc's coordinates, a floating base's six velocity entries
+  // (ω, v) first. q, u and base_pose are the whole state.
   Vector<double> q() const;
   Vector<double> u() const;
   void set_q(const Vector<double>& q);
   void set_u(const Vector<double>& u);
+  // A floating base's pose, (x, y, z) of its origin and the quaternion (x, y,
+  // z, w) of getWorldToBaseRot; empty for fixed bases.
+  std::vector<double> base_pose() const;
+  void set_base_pose(const std::vector<double>& pose);
   // Each row's posError = n·(p_A − p_B) at the current q, from Bullet's
   // localPosToWorld (3 rows).
   Vector<double> position_error() const;
@@ -150,6 +157,7 @@ class Mechanism {
   explicit Mechanism(std::unique_ptr<Impl> impl, std::string name, Settings s);
 
  private:
+  friend VelocityProduct velocity_product(Mechanism& m);
   std::unique_ptr<Impl> impl_;
   std::string name_;
   Settings settings_;
@@ -174,27 +182,57 @@ System<rational> own_problem(const Extracted& e);
 struct OwnSolution {
   Vector<double> dv;      // Δv
   Vector<double> impulse; // Jᵀλ = M Δv
+  Index rank = 0;         // of the enabled rows, decided at double
+  double sigma_ratio = 0; // σ_r/σ₁ of J M^{-1/2} on the enabled rows (femc's rank decision)
+  double sigma_next = 0;  // σ_{r+1}/σ₁ (0 when every enabled row is kept)
 };
 OwnSolution solve_own(const Extracted& e);
+// The same problem's solution with one direction fewer than femc's rank
+// (the relative rank tolerance just above σ_r/σ₁, as a solver that never
+// moves along the smallest direction answers); nullopt at rank 0.
+std::optional<OwnSolution> solve_own_one_direction_dropped(const Extracted& e, const OwnSolution& at_rank);
 
 // A first-order bound on |Δv̂ − Δv|∞ for an answer that solves the problem to
-// rounding: with G = M⁻¹JᵀA⁺ (A = J M⁻¹Jᵀ on the enabled rows, in double
-// from its pseudo-inverse), Bullet's answer Δv̂ = Σ λ_i·unit_i accumulated over
-// its iterations, and b's rounding,
-//   |Δv̂ − Δv| ≤ c·u·(|G|(|J||Δv̂| + |b|) + |unit|ᵀ|λ| + |Δv̂|),   c = 16(n + m):
-// the products J Δv̂ and the accumulation of the unit responses (n + m
-// terms each) and a few units for forming b = m_rhs/m_jacDiagABInv and v⁺ − v*.
-// A converged solver meets it; an unconverged one is reported against it.
+// rounding: with G = M⁻¹JᵀA⁺ (A = J M⁻¹Jᵀ on the enabled rows; in double as
+// L·P⁺, M⁻¹ = LLᵀ, P = J L, P⁺ truncated at femc's rank, so that G's
+// conditioning is κ(P), not κ(P)² = κ(A), and no threshold is chosen here),
+// Bullet's answer Δv̂ = Σ λ_i·unit_i accumulated over its iterations, and b's
+// rounding,
+//   |Δv̂ − Δv| ≤ c·u·(|G|(|J||Δv̂| + |b|) + |unit|ᵀ|λ| + |Δv̂| + |Δv| + |v⁺|),
+// c = 16(n + m): the products J Δv̂ and the accumulation of the unit
+// responses (n + m terms each), a few units for forming b =
+// m_rhs/m_jacDiagABInv, and Bullet's answer read as v⁺ − v*: v⁺ = v* + Δv̂
+// is rounded at |v⁺|, which where the whole mechanism moves (a falling
+// floating base) is far above |Δv|. A converged solver meets it; an
+// unconverged one is reported against it.
 double answer_bound(const Extracted& e, const OwnSolution& exact);
 
 // Bullet's MLCP matrix against J·unitᵀ, the matrix its rows define (both
 // Bullet's numbers): max |mlcp_A − J unitᵀ| over the enabled rows and the
-// rounding of that product, γ_n·|J||unit|ᵀ (n terms per entry).
+// rounding of that product, γ_{n+7}·|J||unit|ᵀ: Bullet sums each end's
+// product over its multibody's getNumDofs() + 6 entries
+// (computeDeltaVelocityInConstraintSpace), at most n + 6, and adds the two
+// ends.
 struct MatrixCheck {
   double gap = 0, tolerance = 0;
   Index row = -1, col = -1;  // where the gap is largest
 };
 MatrixCheck check_mlcp_matrix(const Extracted& e);
+
+// The velocity-product term J̇u of the closure's rows at the mechanism's
+// state: the closure's Jacobian from Bullet's own positions (−z × (p − o_j)
+// per joint, as the assembly uses it, in Bullet's sign) times u along the joints' motion
+// q + s·u (a fixed base, where q̇ = u), differenced centrally at s =
+// 10⁻³/max(1, |u|∞), s/2 and s/4 and extrapolated twice (Richardson), with
+// tests/support/central_difference.hpp's error estimate: |r(s/2) − r(s)|/15
+// plus the rounding of the differenced values, 6·16ε·max(1, |J u|∞)/s. The
+// state is restored. A floating base is an InputError (its pose's rate is
+// not u).
+struct VelocityProduct {
+  Vector<double> Jdot_u;
+  double error = 0;
+};
+VelocityProduct velocity_product(Mechanism& m);
 
 // Bullet's settings that change the motion and that a user does not set,
 // read from Bullet's getters (engines/UPSTREAM.md §5).
@@ -203,6 +241,7 @@ struct Defaults {
   int iterations, solver_mode;
   double linear_damping, angular_damping, max_coordinate_velocity, max_applied_impulse;
   bool gyro_term, can_sleep;
+  int version;  // btGetVersion(), BT_BULLET_VERSION: 324 for 3.24
 };
 Defaults defaults();
 

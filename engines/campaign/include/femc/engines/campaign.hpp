@@ -11,6 +11,7 @@
 //                            engines/plots/plot_engines.py)
 //   OUT/ode_softness.csv     ODE's likewise, against ERP, CFM and the step;
 //   OUT/ode_quickstep.csv    dWorldStep against dWorldQuickStep
+//   OUT/bullet_solvers.csv   every Bullet solver at every state of bullet.csv
 //   OUT/systems/*.json       the extracted systems that show each finding, as
 //                            `femc solve` inputs (every double exactly)
 //
@@ -22,7 +23,8 @@
 
 namespace femc::engines {
 
-// The engines whose adapters this build has ("simbody", "mujoco", "ode").
+// The engines whose adapters this build has, of "simbody", "mujoco", "ode",
+// "bullet" (campaign.cpp's table), in the report's order.
 std::vector<std::string> available_engines();
 
 struct CampaignOptions {
