@@ -60,6 +60,56 @@ TEST(RankPolicy, FormedPOfRankOneIsRankOneInBothRowOrders) {
   }
 }
 
+// Regression: a random-seed run of the property G9_WMattersIffAtWrNonzero
+// (nullspace, 256 bits) found this 2×2 system: A = a·aᵀ has rank 1 exactly,
+// and W (κ ≈ 1.3·10⁶) has its small eigenvalue 1 along a, so L_Wᵀ A has
+// σ₁ ≈ 1 while its entries are ≈ 900: forming it leaves a noise σ₂ of about
+// 900·u, above the plain τ. nullspace decided the rank of L_Wᵀ A at τ alone,
+// kept that σ₂, and q̈ lost every digit at double, long double, binary128,
+// dd and 256 bits ((0, −32) at double against (−160.1, 201.8)); it now
+// decides as cod does (rank.hpp, decide_formed_rank). Every rank-deciding
+// method must give rank 1 and q̈ within 64·u·K of the exact answer, K =
+// κ(M)·κ(W) = 1.3·10⁶ (the weighted least-squares problem's conditioning),
+// relative to 1 + |q̈|: cod and nullspace use 1/200 of it (6.6·10⁻⁹ against
+// 1.5·10⁻⁶), the wrong answer of before exceeded it 10⁸ times.
+template <class S>
+System<S> aligned_weight_case() {
+  auto num = [](const char* t) { return ScalarTraits<S>::parse(t); };
+  Matrix<S> M = Matrix<S>::Identity(2, 2), A(2, 2), W(2, 2);
+  Vector<S> b(2), Q(2);
+  A << num("1510441/4194304"), num("-4027433/8388608"), num("-4027433/8388608"), num("10738729/16777216");
+  b << num("-5284905/2097152"), num("-15266775/4194304");
+  Q << S(-5), S(-5);
+  const char* w11 = "44766867923479917584795230436442039347210088074873040685708355825276999035781/"
+                    "55213970774324510299478046898216203619608871777363092441300193790394368";
+  const char* w12 = "8393777383032964361303424554699088962063712837375236872990483973453101620265/"
+                    "13803492693581127574869511724554050904902217944340773110325048447598592";
+  const char* w22 = "25181387363069667408420573142144165102394758120997487982063893220553095255163/"
+                    "55213970774324510299478046898216203619608871777363092441300193790394368";
+  W << num(w11), num(w12), num(w12), num(w22);
+  System<S> sys = make_system<S>(M, A, b, Q);
+  sys.W = W;
+  return sys;
+}
+
+TEST(RankPolicy, WeightAlignedWithTheRangeOfARankOneA) {
+  const Solution<rational> exact = solve(aligned_weight_case<rational>(), {Method::Exact});
+  ASSERT_EQ(exact.diagnostics.rank.rank, 1);
+  const double K = 1 * 1.3e6;
+  for (const Method method : test::rank_deciding_methods()) {
+    Options<double> opt;
+    opt.method = method;
+    const Solution<double> s = solve(aligned_weight_case<double>(), opt);
+    EXPECT_EQ(s.diagnostics.rank.rank, 1) << to_string(method);
+    for (Index i = 0; i < 2; ++i) {
+      const double q = test::to_double(exact.qdd(i)), tol = 64 * unit_roundoff<double>() * K * (1 + std::abs(q));
+      std::cout << "  " << to_string(method) << " q̈[" << i << "]: error " << std::abs(s.qdd(i) - q) << ", tolerance "
+                << tol << "\n";
+      EXPECT_NEAR(s.qdd(i), q, tol) << to_string(method) << " q̈[" << i << "]";
+    }
+  }
+}
+
 // The user's rank_tol is taken as given: with τ below the rounding level,
 // cod keeps σ₂ again (this is what the default protects against).
 TEST(RankPolicy, UserToleranceIsTakenAsGiven) {

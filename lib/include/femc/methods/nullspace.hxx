@@ -31,7 +31,19 @@ void NullspaceWorkspace<S>::solve(const System<S>& sys, const Options<S>& opt, S
     weight_.cholesky().multiply_by_Lt_in_place(RA_);
     bt_.resize(m);
     bt_.noalias() = weight_.cholesky().matrixU() * sys.b;
-    codRA_.compute(RA_, tol, data_rank_cut(opt, sys.A, weight_.norm1(), S(1)));  // RA = L_Wᵀ A
+    // RA = L_Wᵀ A has A's rank exactly (L_W is nonsingular), but forming it
+    // blurs its small singular values by up to τ·√κ(W)·d₁ (rank.hpp,
+    // formed_rank_tolerance): A's own rank settles what that blurs, as in
+    // cod. With τ alone an exactly rank-1 A under κ(W) ≈ 10⁶ kept a noise
+    // singular value of RA, and q̈ lost every digit at every precision but
+    // qd's (property G9_WMattersIffAtWrNonzero, random seed).
+    const S tol_formed = formed_rank_tolerance(opt, m, n, S(1), weight_.kappa());
+    const DataCut<S> data_RA = data_rank_cut(opt, sys.A, weight_.norm1(), S(1));
+    codRA_.compute_with(RA_, tol, [&](const Vector<S>& d) {
+      RankDecision<S> r = decide_formed_rank(d, tol, tol_formed, [&] { return codA_.rank().rank; });
+      apply_data_cut(r, d, data_RA);
+      return r;
+    });
     codRA_.solve_into(bt_, zp_);
   }
 
