@@ -9,6 +9,7 @@
 // generously), relative to 1 + |q̈|.
 #include <gtest/gtest.h>
 
+#include <Eigen/Eigenvalues>
 #include <iostream>
 
 #include "femc/scalar/builtin.hpp"
@@ -95,7 +96,8 @@ System<S> aligned_weight_case() {
 TEST(RankPolicy, WeightAlignedWithTheRangeOfARankOneA) {
   const Solution<rational> exact = solve(aligned_weight_case<rational>(), {Method::Exact});
   ASSERT_EQ(exact.diagnostics.rank.rank, 1);
-  const double K = 1 * 1.3e6;
+  const Eigen::SelfAdjointEigenSolver<Matrix<double>> eig(aligned_weight_case<double>().W);
+  const double K = 1 * eig.eigenvalues().maxCoeff() / eig.eigenvalues().minCoeff();  // κ(M)·κ(W), κ(M) = 1
   for (const Method method : test::rank_deciding_methods()) {
     Options<double> opt;
     opt.method = method;

@@ -58,18 +58,21 @@ def worst_by(rows, key, parts):
     return worst
 
 
-def plot_against_h(directory, rows, series, parts, title, name):
-    """Trajectory rows only: one line per (series, part) against h."""
+def plot_against_h(directory, rows, series, parts, title, name, shared=()):
+    """Trajectory rows only: one line per (series, part) against h; a part in
+    `shared` does not depend on the series and is drawn once."""
     rows = [r for r in rows if r["class"] == "trajectory"]
     if not rows:
         return
     worst = worst_by(rows, lambda r: (series(r), float(r["h"])), [p for p, *_ in parts])
     fig, ax = plt.subplots(figsize=(6.4, 4.2))
-    for s in sorted({k[0] for k in worst}):
+    for i, s in enumerate(sorted({k[0] for k in worst})):
         hs = sorted(k[1] for k in worst if k[0] == s)
         for p, label, style, marker in parts:
+            if p in shared and i > 0:
+                continue
             ax.loglog(hs, [max(worst[(s, h)][p], 1e-17) for h in hs], linestyle=style, marker=marker,
-                      label=f"{label}, {s}")
+                      label=label if p in shared else f"{label}, {s}")
     ax.set_xlabel("step h (s)")
     ax.set_ylabel("max |a − q̈_Gauss|∞ / |q̈_Gauss|∞")
     ax.grid(True, which="both", alpha=0.3)
@@ -84,7 +87,7 @@ def plot_ode(directory):
     if rows is None:
         return
     parts = [("total", "total", "-", "o"), ("velocity_product", "velocity-product term", "--", "s"),
-             ("softening", "softening", ":", "^")]
+             ("force", "gyroscopic force", "-.", "d"), ("softening", "softening", ":", "^")]
     plot_against_h(directory, rows, lambda r: f"ERP {float(r['erp']):g}, CFM {float(r['cfm']):g}", parts,
                    "ODE's distance from hard Gauss along its trajectories (crank-rocker)", "ode_softness.png")
 
@@ -97,7 +100,7 @@ def plot_bullet(directory):
              ("damping", "damping", "-.", "d"), ("solver", "solver", ":", "^")]
     plot_against_h(directory, rows, lambda r: f"{r['iterations']} PGS iterations", parts,
                    "Bullet's distance from hard Gauss along its trajectories (crank-rocker)",
-                   "bullet_hard_gauss.png")
+                   "bullet_hard_gauss.png", shared=("velocity_product", "damping"))
 
 
 def plot_mujoco(directory):

@@ -96,8 +96,10 @@ OwnSolution solve_own(const Extracted& e) { return solve_own_at(e, std::nullopt)
 
 std::optional<OwnSolution> solve_own_one_direction_dropped(const Extracted& e, const OwnSolution& at_rank) {
   if (at_rank.rank == 0 || !(at_rank.sigma_ratio > 0)) return std::nullopt;
-  const OwnSolution fewer = solve_own_at(e, 2 * at_rank.sigma_ratio);  // drops σ_r, keeps σ_{r−1} > 2σ_r
-  if (fewer.rank >= at_rank.rank) return std::nullopt;
+  // Just above d_r/d₁: drops d_r, and d_{r−1} too when it is within 2 d_r
+  // (then there is no solution with exactly one direction fewer).
+  const OwnSolution fewer = solve_own_at(e, 2 * at_rank.sigma_ratio);
+  if (fewer.rank != at_rank.rank - 1) return std::nullopt;
   return fewer;
 }
 

@@ -267,6 +267,14 @@ void Mechanism::set_base_pose(const std::vector<double>& pose) {
   if (pose.size() != expected)
     throw InputError("pose", std::to_string(pose.size()) + " numbers, not " + std::to_string(expected) +
                                  " (7 per floating base)");
+  for (std::size_t i = 0; i < pose.size(); ++i)
+    if (!std::isfinite(pose[i]))
+      throw InputError("pose", "entry " + std::to_string(i) + " is " + std::to_string(pose[i]) + ", not finite");
+  for (std::size_t k = 0; k < pose.size(); k += 7) {
+    const double norm = std::hypot(std::hypot(pose[k + 3], pose[k + 4]), std::hypot(pose[k + 5], pose[k + 6]));
+    if (!(norm > 0))  // base_pose() gives Bullet's own quaternion, unit to its rounding
+      throw InputError("pose", "the quaternion at entry " + std::to_string(k + 3) + " is zero: no rotation");
+  }
   std::size_t k = 0;
   for (auto& b : impl_->bodies)
     if (!b->hasFixedBase()) {

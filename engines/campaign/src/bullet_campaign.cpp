@@ -35,9 +35,10 @@ using bullet::Settings;
 using bullet::SolverKind;
 using bullet::Topology;
 
-// PGS sweeps that converge every state here to answer_bound (the slowest,
-// the floating base near the change point, needs more than 5000:
-// test_bullet_adapter's ConvergedPgsSolvesItsOwnProblem).
+// PGS sweeps that converge every trajectory state here to answer_bound
+// (the floating base needs more than 5000: test_bullet_adapter's
+// ConvergedPgsSolvesItsOwnProblem); near the change point they do not, and
+// the report says where.
 constexpr int kConverged = 50000;
 
 const Topology kTopologies[] = {Topology::two_multibodies, Topology::one_multibody, Topology::floating_base};
@@ -259,10 +260,6 @@ Distance distance(const State& s, int iterations, double h) {
 }
 
 
-// The crank-rocker between two multibodies: exact states (the adapter's
-// assembly at 2 rad/s) and Bullet's own trajectories from 1 rad at 2 rad/s
-// over 1 s at three steps, each state stepped by PGS at Bullet's 10
-// iterations and converged. Returns (ii)'s table.
 // h as Bullet's users write it: 1/60, not 0.0166667.
 std::string step_text(double h) {
   const double k = std::round(1 / h);
@@ -274,6 +271,10 @@ struct HardGauss {
   double damping = 0, velocity_product = 0;  // the largest parts over every state
 };
 
+// The crank-rocker between two multibodies: exact states (the adapter's
+// assembly at 2 rad/s) and Bullet's own trajectories from 1 rad at 2 rad/s
+// over 1 s at three steps, each state stepped by PGS at Bullet's 10
+// iterations and converged. Returns (ii)'s table and its largest parts.
 HardGauss hard_gauss_sweep(bool quick, Files& files, std::ostream& log) {
   HardGauss out;
   std::ostringstream csv_out;
@@ -392,7 +393,7 @@ double mlcp_ratio(const Evaluation& ev) {
 // and the change-point four-bar), over its states.
 std::string solver_table(const std::vector<Evaluation>& evs) {
   struct Group {
-    int states = 0, within = 0, fell_back = 0, non_finite = 0;
+    int states = 0, within = 0, fell_back = 0, non_finite = 0, finite = 0;
     double error = 0, mlcp = -1;
   };
   std::vector<std::string> order;
@@ -409,7 +410,7 @@ std::string solver_table(const std::vector<Evaluation>& evs) {
     g.within += ev.finite && ev.error <= ev.bound;
     g.fell_back += ev.e.fell_back;
     g.non_finite += !ev.finite;
-    if (ev.finite) g.error = std::max(g.error, ev.error);
+    if (ev.finite) g.error = std::max(g.error, ev.error), ++g.finite;
     if (is_mlcp(ev.config.solver)) g.mlcp = std::max(g.mlcp, mlcp_ratio(ev));
   }
   std::ostringstream md;
@@ -417,7 +418,8 @@ std::string solver_table(const std::vector<Evaluation>& evs) {
         "Δv | MLCP matrix: largest gap ÷ its rounding |\n|---|---|---|---|---|---|---|---|---|---|\n";
   for (const std::string& key : order) {
     const Group& g = groups.at(key);
-    md << "| " << key << " | " << g.states << " | " << g.within << " | " << sci(g.error) << " | " << g.fell_back
+    md << "| " << key << " | " << g.states << " | " << g.within << " | "
+       << (g.finite > 0 ? sci(g.error) : std::string("—")) << " | " << g.fell_back
        << " | " << g.non_finite << " | " << (g.mlcp < 0 ? std::string("—") : sci(g.mlcp)) << " |\n";
   }
   return md.str();
@@ -499,7 +501,8 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
     for (const Evaluation& ev : evs)
       if (ev.config.solver == SolverKind::mlcp_lemke && ev.config.iterations == 10 && fixed(ev))
         ++states, fell += ev.e.fell_back;
-    md << "- **Lemke falls back to PGS, silently,** on " << fell << " of " << states
+    if (fell > 0)
+      md << "- **Lemke falls back to PGS, silently,** on " << fell << " of " << states
        << " fixed-base states: the disabled z row leaves a zero row and column in A, btLemkeSolver fails on it, "
           "and btMultiBodyMLCPConstraintSolver::solveGroupCacheFriendlyIterations runs PGS instead (m_fallback, "
           "counted by getNumFallbacks; nothing is printed), at the solver's iteration count: at Bullet's 10 its "
@@ -517,16 +520,16 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
           if (!first) first = &ev;
         }
       }
-    md << "- **btSolveProjectedGaussSeidel returns NaN as a success** on " << nan << " of " << states
-       << " fixed-base states: it divides by A's diagonal (btSolveProjectedGaussSeidel.h), zero on the disabled "
-          "row, returns true, and the multibodies' velocities become NaN; no fallback runs.";
     if (first) {
       const std::string file = "systems/bullet_" + slug(first->state->mechanism) + "_mlcp_pgs_nan.json";
-      md << " The problem it was given is well posed: `" << file << "`.";
+      md << "- **btSolveProjectedGaussSeidel returns NaN as a success** on " << nan << " of " << states
+         << " fixed-base states: it divides by A's diagonal (btSolveProjectedGaussSeidel.h), zero on the disabled "
+            "row, returns true, and the multibodies' velocities become NaN; no fallback runs. The problem it was "
+            "given is well posed: `"
+         << file << "`.\n";
       files[file] = problem_json(*first, "Bullet's MLCP projected Gauss-Seidel returned NaN on this well-posed "
                                          "problem (a disabled row's zero diagonal).");
     }
-    md << "\n";
   }
   // PGS at its default 10 iterations.
   {
@@ -536,7 +539,7 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
           return ev.config.solver == SolverKind::pgs && ev.config.iterations == 10 &&
                  ev.state->mechanism != "change-point";
         },
-        [](const Evaluation& ev) { return ev.error; });
+        [](const Evaluation& ev) { return ev.finite ? ev.error : 0; });
     int converged = 0, converged_within = 0;
     for (const Evaluation& ev : evs)
       if (ev.config.solver == SolverKind::pgs && ev.config.iterations == kConverged)
@@ -551,27 +554,39 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
       files[file] = problem_json(*pgs, "Bullet's default PGS, 10 iterations, stops far from the solution.");
     }
   }
-  // Converged PGS near the change point: the weak direction.
+  // Converged PGS near the change point: the weak direction, per arrangement
+  // (the floating base's mis-scaled rows converge more slowly).
   {
+    std::ostringstream where;
     int states = 0, fewer = 0;
-    double sigma = 0, worst_error = 0;
-    for (const Row& r : rows)
-      if (r.mechanism == "change-point" && r.state_class.rfind("near singular", 0) == 0) {
-        ++states;
-        if (r.rank_engine == std::to_string(r.rank_femc - 1)) {
-          ++fewer;
-          sigma = std::max(sigma, r.sigma_ratio);
-          worst_error = std::max(worst_error, r.error);
+    double worst_error = 0;
+    for (const Topology t : kTopologies) {
+      double below = 0, above = INFINITY;  // largest d₂/d₁ answered at rank r − 1; smallest within the bound
+      int n_fewer = 0;
+      for (const Row& r : rows)
+        if (r.mechanism == "change-point" && r.state_class == "near singular (" + bullet::to_string(t) + ")") {
+          ++states;
+          if (r.rank_engine == std::to_string(r.rank_femc - 1)) {
+            ++fewer, ++n_fewer;
+            below = std::max(below, r.sigma_ratio);
+            worst_error = std::max(worst_error, r.error);
+          } else if (r.pass) {
+            above = std::min(above, r.sigma_ratio);
+          }
         }
-      }
+      if (n_fewer > 0)
+        where << (where.tellp() > 0 ? "; " : "") << bullet::to_string(t) << ": " << n_fewer << " states, d₂/d₁ ≤ "
+              << sci(below) << (std::isfinite(above) ? " (within the bound from " + sci(above) + ")" : "");
+    }
     if (fewer > 0)
-      md << "- **Near the change point PGS does not move along the weak direction.** Its sweep contracts that "
-            "direction by about 1 − (σ₂/σ₁)² an iteration, so at σ₂/σ₁ ≤ "
-         << sci(sigma) << " its " << kConverged << " iterations leave it where it started: on " << fewer << " of "
-         << states << " near-singular states its Δv is nearer femc's solution with one direction dropped than the "
-            "rank-2 one femc decides at double (their distance from femc's solution up to "
-         << sci(worst_error) << "; the note column of `bullet.csv` gives the distance to the rank-1 "
-            "solution). No warning: Bullet's answer is a rank decision it does not report.\n";
+      md << "- **Near the change point converged PGS makes a rank decision it does not report.** Along the weak "
+            "direction its sweeps converge slowly, and on "
+         << fewer << " of " << states << " near-singular states its " << kConverged
+         << " iterations end nearer femc's solution with one direction dropped than the one at femc's rank, "
+            "decided at double ("
+         << where.str() << "; d₂/d₁ the rank-revealing ratio of femc's pivoted QR). Their distance from femc's "
+            "solution is up to "
+         << sci(worst_error) << "; the note column of `bullet.csv` gives the distance to the other.\n";
   }
   // The floating base's z row.
   {
@@ -612,7 +627,7 @@ std::string section(const std::vector<Row>& rows, const std::string& hard_gauss,
   md << "## Bullet 3.24\n\n"
      << "### (i) Does Bullet's solver compute the solution of the problem its rows define?\n\n"
      << "The planar loops of planar_loop.hpp as btMultiBody trees of pins closed by a btMultiBodyPoint2Point (3 "
-        "rows, the z row identically zero), in three arrangements (iv): the chain and the rocker two fixed-base "
+        "rows, the z row identically zero on fixed bases), in three arrangements (iv): the chain and the rocker two fixed-base "
         "multibodies, the joint between them; one fixed-base multibody with two branches, the joint within it; "
         "the same on a floating base (the ground a free 1 kg rod). Bricard's mechanism is not built in Bullet. "
         "The adapter reads, inside Bullet's solver, each row's J, m_rhs, m_jacDiagABInv and unit response, M⁻¹ "
@@ -631,7 +646,7 @@ std::string section(const std::vector<Row>& rows, const std::string& hard_gauss,
      << summary_table(rows) << "\n"
      << "### (ii) How far is Bullet from hard Gauss?\n\n"
      << "Bullet's acceleration over one step, a = (v⁺ − v)/h, against hard Gauss with the true b = −J̇u (J̇u by "
-        "differences of Bullet's position errors along the joints' motion, `velocity_product`) and the undamped "
+        "differences of the closure's Jacobian on Bullet's positions along the joints' motion, `velocity_product`) and the undamped "
         "free acceleration, and its parts: the velocity-product part (hard Gauss with b = −(ERP/h²)·posError − "
         "J v/h, the target of Bullet's rows, against b = −J̇u), the damping part (Bullet's free acceleration, "
         "with btMultiBody's default damping 0.04f, in place of the undamped one) and the solver part (a against "
