@@ -7,8 +7,10 @@
 #include <rapidcheck/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <type_traits>
 
@@ -50,9 +52,21 @@ void register_at(const ClaimProperty& p, const RegisteredSolver& r, const std::s
       seen.finest_well = std::min(seen.finest_well, r.finest_well);
       if (r.ill_kappa > seen.ill_kappa) seen.ill_kappa = r.ill_kappa, seen.ill_relative = r.ill_relative;
     });
-    std::cout << "worst error ÷ bound " << seen.worst << " (slack " << (seen.worst > 0 ? 1 / seen.worst : 0)
-              << "); detects relative errors above " << seen.finest_well << " at κ ≈ 1 and " << seen.ill_relative
-              << " at κ(B)·κ(M) = " << seen.ill_kappa << "\n";
+    // Its own stream: a claim may leave std::cout in fixed notation, which
+    // printed a κ of 10¹²³ in 124 digits.
+    std::ostringstream line;
+    line.precision(3);
+    auto value = [](double v) {
+      std::ostringstream os;
+      os.precision(3);
+      if (std::isfinite(v)) os << v;
+      else os << "— (no such case drawn)";
+      return os.str();
+    };
+    line << "worst error ÷ bound " << seen.worst << " (slack " << (seen.worst > 0 ? 1 / seen.worst : 0)
+         << "); detects relative errors above " << value(seen.finest_well) << " at κ ≈ 1 and "
+         << value(seen.ill_relative) << " at κ(B)·κ(M) = " << value(seen.ill_kappa) << "\n";
+    std::cout << line.str();
   });
 }
 

@@ -9,6 +9,7 @@ void add_general_gauss_claims(std::vector<ClaimProperty>& table) {
   namespace o = femc::outputs;
   FEMC_CLAIM_PROPERTY(table, G1_FirstForm, G1, ClaimNeeds());
   FEMC_CLAIM_PROPERTY(table, G2_Result1, G2, ClaimNeeds());
+  FEMC_CLAIM_PROPERTY(table, G2_FormingBAligned, G2_FormingB, ClaimNeeds());
   FEMC_CLAIM_PROPERTY(table, G3_InconsistencyMeasure, G3, ClaimNeeds().returns(o::delta));
   FEMC_CLAIM_PROPERTY(table, G4_SingletonIffFullColumnRank, G4, ClaimNeeds());
   FEMC_CLAIM_PROPERTY(table, G5_GlobalMinimality, G5, ClaimNeeds().returns(o::Gg_min));

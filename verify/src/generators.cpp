@@ -123,16 +123,21 @@ bool representable(const Matrix<rational>& X, long bits) {
   return true;
 }
 
-Matrix<rational> spd_geometric(Index k, double log10_kappa, long bits) {
-  const Matrix<rational> U = cayley_orthogonal(k);
-  const std::vector<rational> lambda = geometric(k, log10_kappa, true);
+// Q diag(λ) Qᵀ, the upper triangle rounded to `bits` and mirrored (exactly symmetric).
+Matrix<rational> spd_on(const Matrix<rational>& Q, const std::vector<rational>& lambda, long bits) {
+  const Index k = Q.rows();
   Matrix<rational> D = Matrix<rational>::Zero(k, k);
   for (Index i = 0; i < k; ++i) D(i, i) = lambda[std::size_t(i)];
-  const Matrix<rational> X = U * D * U.transpose();
+  const Matrix<rational> X = Q * D * Q.transpose();
   Matrix<rational> Y(k, k);
   for (Index i = 0; i < k; ++i)
     for (Index j = i; j < k; ++j) Y(i, j) = Y(j, i) = round_dyadic(X(i, j), bits);
   return Y;
+}
+
+Matrix<rational> spd_geometric(Index k, double log10_kappa, long bits) {
+  const Matrix<rational> U = cayley_orthogonal(k);
+  return spd_on(U, geometric(k, log10_kappa, true), bits);
 }
 
 // A uniform draw in [0, 1] (1001 steps; shrinks towards 0), whatever the
@@ -150,13 +155,16 @@ std::vector<rational> singular_values(Index r, double e, bool near_deficient) {
   return s;
 }
 
-// U_r diag(σ) V_rᵀ, each factor exact.
+// U_r diag(σ) V_rᵀ, each factor exact (U and V, whole, to U_out, V_out).
 Matrix<rational> with_singular_values(Index m, Index n, const std::vector<rational>& sigma,
                                       Matrix<rational>* F_out = nullptr, Matrix<rational>* G_out = nullptr,
-                                      long factor_bits = 0) {
+                                      long factor_bits = 0, Matrix<rational>* U_out = nullptr,
+                                      Matrix<rational>* V_out = nullptr) {
   const Index r = Index(sigma.size());
   if (r == 0) return Matrix<rational>::Zero(m, n);
   const Matrix<rational> U = cayley_orthogonal(m), V = cayley_orthogonal(n);
+  if (U_out) *U_out = U;
+  if (V_out) *V_out = V;
   Matrix<rational> F = U.leftCols(r), G = V.leftCols(r).transpose();
   for (Index i = 0; i < r; ++i) F.col(i) *= sigma[std::size_t(i)];
   // F's columns (which carry the σ's) and G's rows each on one grid: every
@@ -254,6 +262,7 @@ Case draw_case(const Spec& s) {
 
   System<rational> sys;
   Index n = 0, m = 0, r = 0;
+  Matrix<rational> U_A, V_A;  // A's singular vectors (aligned draws of A = U Σ Vᵀ)
   if (kind == Mechanism) {
     const int N = *rc::gen::inRange(1, 3);
     // The crank's distance from flat 10^-e: σ_min(A) falls with it, κ(B)
@@ -279,7 +288,8 @@ Case draw_case(const Spec& s) {
       case Empty: m = 0; r = 0; break;
       case Mechanism: break;
     }
-    sys.M = spd_geometric(n, eM, bits);
+    // Aligned draws build M on A's right singular vectors, after A.
+    if (!s.aligned) sys.M = spd_geometric(n, eM, bits);
     const bool near = rank_draws || (r >= 2 && eA >= 2 && *rc::gen::arbitrary<bool>());
     const double e_small = rank_draws ? 2 + (s.small_sigma_log10 - 2) * fraction() : eA;
     if (kind == RankDef) {
@@ -310,14 +320,30 @@ Case draw_case(const Spec& s) {
         const long factor_bits = bits_A > 0 ? 12 : 0;
         double e = eA;
         if (bits_A > 0) e = std::min(e, std::max(0.0, double(bits_A - 2 * factor_bits - 6) * std::log10(2.0)));
-        sys.A = with_singular_values(m, n, singular_values(r, e, near && e >= 2), nullptr, nullptr, factor_bits);
+        sys.A = with_singular_values(m, n, singular_values(r, e, near && e >= 2), nullptr, nullptr, factor_bits,
+                                     s.aligned ? &U_A : nullptr, s.aligned ? &V_A : nullptr);
         if (!representable(sys.A, bits_A))
           throw std::logic_error("draw_case: a product of short factors is not exact at the working precision");
         c.kind = "rank-deficient (a product of rank r)";
       }
     } else {
-      sys.A = round_rows_to_grid(with_singular_values(m, n, singular_values(r, e_small, near)), bits_A);
+      sys.A = round_rows_to_grid(with_singular_values(m, n, singular_values(r, e_small, near), nullptr, nullptr, 0,
+                                                      s.aligned ? &U_A : nullptr, s.aligned ? &V_A : nullptr),
+                                 bits_A);
       c.kind = kind == Empty ? "no constraints" : near ? "near rank-deficient" : kind == Over ? "m > n" : "full row rank";
+    }
+    if (s.aligned) {
+      // M's softest eigenvector on A's first null direction V e_r (r < n),
+      // the other eigenvalues on the other columns of V in turn.
+      if (V_A.size() == 0 || r >= n) {
+        sys.M = spd_geometric(n, eM, bits);
+      } else {
+        Matrix<rational> Q(n, n);
+        Q.col(0) = V_A.col(r);
+        for (Index j = 0, k = 1; j < n; ++j)
+          if (j != r) Q.col(k++) = V_A.col(j);
+        sys.M = spd_on(Q, geometric(n, eM, true), bits);
+      }
     }
     const Vector<rational> z0 = draw_integer_vector(n, -4, 4);
     sys.b = sys.A * z0;
@@ -345,8 +371,12 @@ Case draw_case(const Spec& s) {
   }
   if (kind != Mechanism) sys.Q = draw_integer_vector(n, -5, 5);
   sys.C = s.with_C && *rc::gen::arbitrary<bool>() ? draw_integer_vector(n, -3, 3) : Vector<rational>(Vector<rational>::Zero(n));
-  sys.W = s.with_W && m > 0 && (s.always_W || *rc::gen::arbitrary<bool>()) ? spd_geometric(m, eW, bits)
-                                                           : Matrix<rational>(Matrix<rational>::Identity(m, m));
+  const bool draw_W = s.with_W && m > 0 && (s.always_W || *rc::gen::arbitrary<bool>());
+  if (!draw_W) sys.W = Matrix<rational>::Identity(m, m);
+  // Aligned: W's eigenvalues increasing along A's left singular vectors,
+  // soft along Range(A) (U's first r columns), stiff across it.
+  else if (s.aligned && U_A.rows() == m) sys.W = spd_on(U_A, geometric(m, eW, true), bits);
+  else sys.W = spd_geometric(m, eW, bits);
   if (rank_draws) sys.b = round_all(sys.b, bits).col(0);  // A has every bit: b is rounded
   if (!representable(sys.b, bits))
     throw std::logic_error("draw_case: b is not exact at the working precision");
@@ -357,6 +387,7 @@ Case draw_case(const Spec& s) {
     Ab << sys.A, sys.b;
     c.consistent = exact_rank(Ab) == c.rank;
   }
+  if (s.aligned) c.kind += ", M and W on A's singular vectors";
   RC_PRE(c.consistent || !s.consistent_only);
   RC_PRE(!s.inconsistent_only || !c.consistent);
   RC_PRE(!s.full_row_rank_only || c.rank == m);

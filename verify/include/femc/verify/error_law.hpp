@@ -23,8 +23,12 @@
 // s = ‖y‖ + ‖x‖,
 //
 //   forward   ‖q̂ − q̈‖_M, ‖Q̂ᴺ − Qᴺ‖_{M⁻¹}, ‖Q̂ᵂ − Qᵂ‖_{M⁻¹}, ‖Q̂ᶜ − Qᶜ‖_{M⁻¹}
-//             ≤ T = c·u·[(κ_s^p + κ(M))·s + (κ(B)² + κ(B)κ(W))·‖r‖/‖B‖]
-//             (κ_s = solve_kappa: κ(B), or κ(B)·ω where W is ill-conditioned)
+//             ≤ T = c·u·[(κ_s^p·ω_M + κ(M))·s + (κ(B)²·ω_W·ω_M + κ(B)κ(W))·‖r‖/‖B‖]
+//             (κ_s = solve_kappa: κ(B), or κ(B)·ω where W is ill-conditioned;
+//             ω_M = ‖A‖‖L⁻¹‖/‖A L⁻ᵀ‖ and ω_W·ω_M = ‖W^{1/2}‖‖A‖‖L⁻¹‖/‖B‖,
+//             the roundings of forming A L⁻ᵀ and W^{1/2}·A L⁻ᵀ relative to
+//             the product's norm: 1 for M = I and W = I, mass_omega and
+//             formation_omega below)
 //   residual  ‖W^{1/2}(A q̂ − b)‖ ≤ R = c·u·[κ_s^max(p−1, k)·κ(M)^k·(N‖x‖ + ‖d‖)
 //                                           + ‖W^{1/2}‖‖A‖‖q̈‖ + F]
 //             (consistent constraints; k = Capabilities::residual_mass_power,
@@ -65,8 +69,8 @@ namespace femc::verify {
 
 // The forward law as the reports state it (verify's README, the docs).
 inline constexpr const char* kForwardLawText =
-    "c·u·[(κ_s^p + κ(M))(‖x‖ + ‖y‖) + (κ(B)² + κ(B)κ(W))‖r‖/‖B‖], κ_s = κ(B)·ω the condition of a solve with W, "
-    "ω = min(‖W^{1/2}‖‖A L⁻ᵀ‖/‖B‖, κ(W)^{1/2}κ(A L⁻ᵀ)/κ(B))";
+    "c·u·[(κ_s^p·ω_M + κ(M))(‖x‖ + ‖y‖) + (κ(B)²·ω_W·ω_M + κ(B)κ(W))‖r‖/‖B‖], κ_s = κ(B)·ω the condition of a "
+    "solve with W, ω = min(ω_W, κ(W)^{1/2}κ(A L⁻ᵀ)/κ(B)), ω_W = ‖W^{1/2}‖‖A L⁻ᵀ‖/‖B‖, ω_M = ‖A‖‖L⁻¹‖/‖A L⁻ᵀ‖";
 
 // c = kLawConstant·max(m, n, 4) (see above).
 inline constexpr double kLawConstant = 4;
@@ -108,23 +112,56 @@ inline double weighted_kappa(const ExactReference& ref) {
                   std::min(ref.kappa_B * omega, std::sqrt(ref.kappa_W) * ref.kappa_B_unweighted));
 }
 
-// T without the constant c: u·[(κ^p + κ(M))·(‖y‖ + ‖x‖) + κ(B)²‖r‖/‖B‖],
-// κ the κ of a solve: the weighted one above, or A L⁻ᵀ's where that is larger,
+// The κ of a solve: the weighted one above, or A L⁻ᵀ's where that is larger,
 // since where W does not matter a solver may solve without it (kkt does, with
 // A M⁻¹Aᵀ).
 inline double solve_kappa(const ExactReference& ref) { return std::max(weighted_kappa(ref), ref.kappa_B_unweighted); }
 
-// T without c from its terms: the κ of the solve, s = ‖y‖ + ‖x‖, and the
-// least-squares part's κ(B) and ‖r‖/‖B‖ (the rank property states it for
-// the directions a solver keeps, claim_checks.hpp).
-inline double forward_law(double u, int growth, double kappa_solve, double kappa_M, double s, double kappa_B,
-                          double kappa_W, double r_over_B) {
-  return u * ((std::pow(kappa_solve, growth) + kappa_M) * s + (kappa_B * kappa_B + kappa_B * kappa_W) * r_over_B);
+// ω_M = ‖A‖‖L⁻¹‖/‖A L⁻ᵀ‖ ≥ 1 (‖L⁻¹‖ = ‖M^{-1/2}‖ = λ_min(M)^{-1/2}): a solver
+// forms A L⁻ᵀ, by forward substitution L Yᵀ = Aᵀ or as a product with an
+// explicit M^{-1/2} (the literal formula), and either rounds relative to
+// ‖A‖‖L⁻¹‖, not to ‖A L⁻ᵀ‖. The product's rounding is u‖A‖‖M^{-1/2}‖·γ; the
+// substitution solves (L + ΔL)ŷ = a, |ΔL| ≤ γ|L|, so ŷ − y = −L⁻¹ΔL ŷ, of
+// size γ‖L⁻¹‖‖|L||y|‖, which is γ‖L⁻¹‖‖a‖ where |L||y| does not cancel
+// (‖|L||y|‖ ≈ ‖Ly‖ = ‖a‖; at worst it is √n‖L‖‖y‖, ω_M's bound √(nκ(M))).
+// ω_M is 1 where A's rows reach M's soft directions as much as its stiff
+// ones, and grows as Null(A) nears M's softest eigenvector: then a generic
+// rounding of size u‖a‖ has a component along that eigenvector, which L⁻¹
+// magnifies by ‖L⁻¹‖ while A L⁻ᵀ stays small. Without it the law failed at
+// mpfr256 for U1 (Null(A) 5·10⁻⁵ rad from M's softest eigenvector, κ(M) =
+// 8·10²⁵, ω_M ≈ 2·10⁴): nullspace 252 times, literal 15, sparse 9.5, cod
+// 8.4 (docs/tests.md).
+inline double mass_omega(const ExactReference& ref) {
+  const double norm_unweighted = ref.sigma_B_unweighted.empty() ? 0 : ref.sigma_B_unweighted.front();
+  if (norm_unweighted <= 0 || ref.norm_M <= 0) return 1;
+  return std::max(1.0, ref.norm_A * std::sqrt(ref.kappa_M / ref.norm_M) / norm_unweighted);
+}
+
+// ω_W·ω_M = ‖W^{1/2}‖‖A‖‖L⁻¹‖/‖B‖ ≥ 1: B = W^{1/2}·A L⁻ᵀ as formed rounds
+// relative to it, a perturbation u·ω_W·ω_M·‖B‖ of B, which Wedin's residual
+// term carries as κ(B)²·ω_W·ω_M·‖r‖/‖B‖. Without it G2 failed at mpfr256
+// (inconsistent b, m > n, W ≠ I) 1.5 to 1.7 times: the whole of cod's error
+// was the rounding of forming W^{1/2}A (docs/tests.md).
+inline double formation_omega(const ExactReference& ref) {
+  if (ref.norm_B <= 0 || ref.norm_M <= 0) return 1;
+  return std::max(1.0, std::sqrt(ref.norm_W) * ref.norm_A * std::sqrt(ref.kappa_M / ref.norm_M) / ref.norm_B);
+}
+
+// T without c from its terms: the κ of the solve and ω_M, s = ‖y‖ + ‖x‖,
+// and the least-squares part's κ(B), ω_W·ω_M and ‖r‖/‖B‖ (the rank property
+// states it for the directions a solver keeps, claim_checks.hpp):
+// u·[(κ_s^p·ω_M + κ(M))·s + (κ(B)²·ω_W·ω_M + κ(B)κ(W))·‖r‖/‖B‖]. ω_M
+// multiplies κ_s^p once, for p = 2 too: a solver that forms G = Y Yᵀ from
+// Y = L⁻¹Aᵀ rounds G relative to u·ω_M‖G‖, and κ(G) = κ(Y)² carries it.
+inline double forward_law(double u, int growth, double kappa_solve, double omega_M, double kappa_M, double s,
+                          double kappa_B, double omega_formed, double kappa_W, double r_over_B) {
+  return u * ((std::pow(kappa_solve, growth) * omega_M + kappa_M) * s +
+              (kappa_B * kappa_B * omega_formed + kappa_B * kappa_W) * r_over_B);
 }
 
 inline double forward_law(const ExactReference& ref, double u, const ErrorLaw& law) {
-  return forward_law(u, law.growth, solve_kappa(ref), ref.kappa_M, ref.norm_y + ref.norm_x, ref.kappa_B, ref.kappa_W,
-                     ref.norm_B > 0 ? ref.norm_r / ref.norm_B : 0);
+  return forward_law(u, law.growth, solve_kappa(ref), mass_omega(ref), ref.kappa_M, ref.norm_y + ref.norm_x,
+                     ref.kappa_B, formation_omega(ref), ref.kappa_W, ref.norm_B > 0 ? ref.norm_r / ref.norm_B : 0);
 }
 
 // F without u and c (the header): for a solver that forms G = B Bᵀ (p = 2),

@@ -29,6 +29,8 @@
 //                 precision: the change-point four-bar (IFToMM A02 with
 //                 N = 1) and A02 with N = 2, their cranks 10⁻ᵗ rad from flat
 //                 on the parallelogram branch.
+//   aligned       (Spec::aligned) M and W built on A's singular vectors, the
+//                 roundings of forming B far above ‖B‖.
 //   b             consistent (b = A z₀) or not (b = A z₀ + d, d ∉ Range(A));
 //                 Q, C, z₀, d small integers.
 //
@@ -60,6 +62,12 @@ struct Spec {
   bool inconsistent_only = false;     // rank-deficient or m > n, b ∉ Range(A)
   bool rank_deficient_only = false;
   bool square_full_row_rank = false;  // full-row-rank draws have m = n (and m = 0 is not drawn)
+  // M and W drawn with A's singular vectors (A = U Σ Vᵀ as drawn): M's
+  // softest eigenvector in Null(A), and W soft along A's range, stiff across
+  // it, so that forming B = W^{1/2}·A L⁻ᵀ rounds far above ‖B‖ (ω_M, ω_W of
+  // error_law.hpp up to κ(M)^{1/2}, κ(W)^{1/2}). Drawn at random, M's and W's
+  // eigenvectors nearly never align so, and the laws' ω's stay near 1.
+  bool aligned = false;
   // The working precision's significand bits: every entry is rounded to
   // them (0: exact, nothing rounded).
   long bits = 53;
