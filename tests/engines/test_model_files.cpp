@@ -26,6 +26,20 @@
 // same constant, 16·n·ε of |M⁻¹|∞ and of |M⁻¹||Q|∞; its answer is a
 // velocity-level step, test_bullet_adapter's. Slack (Bullet 3.24): M⁻¹
 // 11–144, M⁻¹Q 69–870, null spaces 50–2e6.
+// ODE works in maximal coordinates in space, u = (v, ω) of each body's
+// centre (engines/ode/…/ode.hpp), and the model in the plane's, x, y, θ of
+// each link's centre: the two meet through the embedding S (ẋ, ẏ, θ̇) ↦
+// (v = (ẋ, ẏ, 0), ω = (0, 0, θ̇)), the same bodies in the same order. Then
+// SᵀM_ode S = the model's M, SᵀQ_ode = its Q (at rest, where ODE's Q is
+// gravity alone), and Null(J_ode) = S·Null(A): ODE's hinges in space must
+// admit no motion out of the plane. The null spaces' tolerance is Wedin's
+// with ODE's own gap σ_r/σ₁ of J_ode (its one redundant row makes the model's
+// gap the wrong one): 16·n·ε/gap, n = 6 per body; ODE's pose is its Newton
+// assembly's, within 1e-15 of the model's x(q) (q read from ODE's rotations),
+// which moves J by less than that. ODE's rows are soft: its answer is
+// test_ode_adapter's. Slack (ODE 0.16.2, 2026-12-03): SᵀMS 2.3e3–9.2e3, Q
+// exact, null spaces 220–1700 (285 at the change-point four-bar's
+// θ = 1e-4, ODE's gap 1.5e-5).
 // Slack measured (2026-12-02, Simbody 3.7, MuJoCo 2.2.2): M and Q 40–450
 // where they differ at all (|ΔM| is 0 at some states); the null spaces 60–180
 // at generic angles, 1e4–1e6 on the change-point four-bar at θ = 1e-2 and
@@ -57,6 +71,9 @@
 #ifdef FEMC_TEST_BULLET
 #include "femc/engines/bullet.hpp"
 #endif
+#ifdef FEMC_TEST_ODE
+#include "femc/engines/ode.hpp"
+#endif
 
 namespace femc::engines {
 namespace {
@@ -77,6 +94,10 @@ struct EngineState {
   // and Q (Bullet): M and Q empty.
   Matrix<double> Minv;
   Vector<double> free_accel;
+  // An engine in maximal coordinates in space (ODE): M, Q and J are its
+  // own, 6 per body, and the model's data are compared in the model's
+  // maximal coordinates through the embedding S (the header).
+  bool maximal = false;
 };
 
 std::vector<EngineState> engine_states() {
@@ -134,7 +155,42 @@ std::vector<EngineState> engine_states() {
     for (double th : near_fold) bullet_state(planar_loop::kChangePoint, th, t, "θ = " + sci(th));
   }
 #endif
+#ifdef FEMC_TEST_ODE
+  // ODE at rest: its joint angles read from its bodies' rotations (links,
+  // then the rocker), its M and Q before the step, its rebuilt rows (checked
+  // against ODE's own feedback by test_ode_adapter).
+  auto ode_state = [&](std::unique_ptr<ode::Mechanism> m, const planar_loop::Loop& L, const std::string& at) {
+    std::vector<double> q;
+    double previous = 0;
+    const std::vector<ode::BodyState> bodies = m->state();
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      const double phi = std::atan2(bodies[i].rotation(1, 0), bodies[i].rotation(0, 0));
+      q.push_back(i + 1 < bodies.size() ? phi - previous : phi);
+      previous = phi;
+    }
+    const ode::Extracted e = ode::extract(*m);
+    EngineState st{"ODE", L.name + " " + at, &L, q, e.M, e.rows.J, e.Q, Vector<double>()};
+    st.maximal = true;
+    out.push_back(st);
+  };
+  for (double t : thetas) ode_state(ode::four_bar(t, 0.0), planar_loop::kCrankRocker, "θ = " + std::to_string(t));
+  for (double t : near_fold)
+    ode_state(ode::four_bar(t, 0.0, planar_loop::kChangePoint), planar_loop::kChangePoint, "θ = " + sci(t));
+  ode_state(ode::planar_loop(planar_loop::kClosedChain, planar_loop::kClosedChainStart, {0, 0, 0, 0}),
+            planar_loop::kClosedChain, "at its start");
+#endif
   return out;
+}
+
+// The embedding S of the plane's maximal coordinates (x, y, θ per body) in
+// space's (v, ω per body), 6k × 3k.
+Matrix<double> plane_in_space(Index bodies) {
+  Matrix<double> S = Matrix<double>::Zero(6 * bodies, 3 * bodies);
+  for (Index b = 0; b < bodies; ++b) {
+    S(6 * b, 3 * b) = S(6 * b + 1, 3 * b + 1) = 1;  // v_x, v_y
+    S(6 * b + 5, 3 * b + 2) = 1;                    // ω_z
+  }
+  return S;
 }
 
 // A 256-bit matrix or vector in double, by the claims' conversion (prop::as_double).
@@ -155,6 +211,8 @@ Matrix<double> null_projector(const Matrix<double>& X, Index r, double* gap) {
 struct Femc {
   Matrix<double> M, AT;
   Vector<double> Q, qdd;
+  Matrix<double> Mx, Ax;  // the model's own, in its maximal coordinates
+  Vector<double> Qx;
   Matrix<double> Minv;       // (TᵀM T)⁻¹
   Vector<double> free_accel; // (TᵀM T)⁻¹ TᵀQ
   double tree_residual;   // |A T| over the tree pins' rows: 0 to 256 bits if T is right
@@ -175,7 +233,8 @@ Femc femc_at(const planar_loop::Loop& L, const std::vector<double>& q) {
   const Eigen::PartialPivLU<Matrix<mpfr_real>> lu(MT);
   const Matrix<mpfr_real> Minv = lu.inverse();
   const Vector<mpfr_real> free_accel = lu.solve(QT);
-  Femc out{as_double(MT), as_double(AT), as_double(QT), as_double(qdd), as_double(Minv), as_double(free_accel), 0, {}};
+  Femc out{as_double(MT), as_double(AT),     as_double(QT), as_double(qdd), as_double(sys.M), as_double(sys.A),
+           as_double(sys.Q), as_double(Minv), as_double(free_accel), 0, {}};
   const Index closure = 2;  // the pin R, the file's last joint
   out.tree_residual = as_double(AT.topRows(AT.rows() - closure)).cwiseAbs().maxCoeff();
   out.joint_system = make_system<rational>(
@@ -185,15 +244,62 @@ Femc femc_at(const planar_loop::Loop& L, const std::vector<double>& q) {
   return out;
 }
 
+// An engine in space's maximal coordinates (ODE) against the model's
+// through the embedding S (the header): SᵀM S and SᵀQ against M and Q with
+// the joint-space tolerance 16·n·ε (n = 3 per body), Null(J) against
+// S·Null(A) with 16·n·ε/gap (n = 6 per body, gap ODE's own σ_r/σ₁).
+void check_in_space(const EngineState& e, const Femc& f) {
+  const Index bodies = f.Mx.rows() / 3, n = 3 * bodies, dofs = Index(e.q.size()) - 2;
+  const Matrix<double> S = plane_in_space(bodies);
+  ASSERT_EQ(e.M.rows(), 6 * bodies) << "the engine's bodies are not the model's";
+  const Matrix<double> M = S.transpose() * e.M * S;
+  const Vector<double> Q = S.transpose() * e.Q;
+  const double M_tol = 16 * n * kEps * f.Mx.cwiseAbs().maxCoeff(), M_err = (M - f.Mx).cwiseAbs().maxCoeff();
+  const double Q_tol = 16 * n * kEps * f.Qx.lpNorm<Eigen::Infinity>(), Q_err = (Q - f.Qx).lpNorm<Eigen::Infinity>();
+  // ODE's force out of the plane: none at rest under gravity along −y.
+  const double off_plane = (e.Q - S * Q).lpNorm<Eigen::Infinity>();
+  double gap_e, gap_f;
+  const Matrix<double> Pe = null_projector(e.J, 6 * bodies - dofs, &gap_e);
+  const Matrix<double> Pf = S * null_projector(f.Ax, n - dofs, &gap_f) * S.transpose();
+  const double N_err = (Pe - Pf).cwiseAbs().maxCoeff(), N_tol = 16 * 6 * bodies * kEps / gap_e;
+  std::cout << e.engine << ", " << e.mechanism << ": |ΔSᵀMS| " << M_err << " (tolerance " << M_tol << ", slack "
+            << M_tol / std::max(M_err, 1e-300) << "), |ΔSᵀQ| " << Q_err << " (" << Q_tol << ", slack "
+            << Q_tol / std::max(Q_err, 1e-300) << "), Q out of the plane " << off_plane
+            << ", |Δ null-space projector| " << N_err << " (" << N_tol << ", slack "
+            << N_tol / std::max(N_err, 1e-300) << ", ODE's gap " << gap_e << ")\n";
+  EXPECT_LE(M_err, M_tol);
+  EXPECT_LE(Q_err, Q_tol);
+  EXPECT_EQ(off_plane, 0);
+  EXPECT_LE(N_err, N_tol);
+  // The checks can fail: the model's first rod 1e-6 longer moves its
+  // inertia and its null space by far more than their tolerances; in
+  // maximal coordinates gravity's force does not depend on the lengths, so
+  // for Q an engine's force off by 1e-6 of its largest entry must fail.
+  planar_loop::Loop longer = *e.loop;
+  longer.serial.front() *= 1 + 1e-6;
+  const Femc g = femc_at(longer, e.q);
+  double gap;
+  EXPECT_GT((M - g.Mx).cwiseAbs().maxCoeff(), M_tol) << "a 1e-6 longer first link passes M";
+  EXPECT_GT((Pe - S * null_projector(g.Ax, n - dofs, &gap) * S.transpose()).cwiseAbs().maxCoeff(), N_tol)
+      << "a 1e-6 longer first link passes the null space's check";
+  Vector<double> wrong = Q;
+  wrong(1) += 1e-6 * f.Qx.lpNorm<Eigen::Infinity>();
+  EXPECT_GT((wrong - f.Qx).lpNorm<Eigen::Infinity>(), Q_tol) << "a force off by 1e-6 passes Q";
+}
+
 TEST(ModelFiles, EachEnginesDataAreFemcsOwnConstructionAt256Bits) {
   const std::vector<EngineState> states = engine_states();
-  // CMake builds this test only with one of the two adapters: no state is a defect.
-  ASSERT_FALSE(states.empty()) << "built without the Simbody, MuJoCo and Bullet adapters";
+  // CMake builds this test only with one of the adapters: no state is a defect.
+  ASSERT_FALSE(states.empty()) << "built without the Simbody, MuJoCo, Bullet and ODE adapters";
   for (const EngineState& e : states) {
     SCOPED_TRACE(e.engine + ", " + e.mechanism);
     const Femc f = femc_at(*e.loop, e.q);
     const Index n = Index(e.q.size()), r = 2;
     EXPECT_LE(f.tree_residual, 1e-60) << "T is not the tree's map: the checks below would mean nothing";
+    if (e.maximal) {
+      check_in_space(e, f);
+      continue;
+    }
 
     // M and Q, or (Bullet) M⁻¹ and the free acceleration M⁻¹Q: 16·n·ε of
     // |·|∞, respectively of |M⁻¹||Q|∞ (the same recursions' rounding).
