@@ -73,6 +73,23 @@ TEST(U3_NotOrthogonalInThePlainInnerProduct, mpfr256) {
 }
 TEST(U3_NotOrthogonalInThePlainInnerProduct, exact) { plain_inner_product_counterexample<rational>(); }
 
+// A counterexample file of property_tests/counterexamples/, as drawn: its
+// data must be exact at 256 bits, where the tests below solve it.
+System<rational> counterexample(const std::string& name) {
+  std::ifstream in(std::string(FEMC_COUNTEREXAMPLES) + "/" + name + ".json");
+  if (!in) throw std::runtime_error("the counterexample's file " + name + ".json");
+  std::stringstream text;
+  text << in.rdbuf();
+  const SystemText t = read_system_text(text.str());
+  const System<rational> exact = to_system<rational>(t);
+  MpfrPrecision bits(256);
+  const System<mpfr_real> sys = to_system<mpfr_real>(t);
+  if (Matrix<rational>(to_rational(sys.M)) != exact.M || Matrix<rational>(to_rational(sys.A)) != exact.A ||
+      Vector<rational>(to_rational(sys.b)) != exact.b || Matrix<rational>(to_rational(sys.W)) != exact.W)
+    throw std::runtime_error(name + ".json is not exact at 256 bits");
+  return exact;
+}
+
 // E1 for kkt at 256 bits, on the system a whole-suite run drew at a random
 // seed (property_tests/counterexamples/e1_kkt_mass_conditioning.json, exact
 // at 256 bits; `femc solve FILE --method kkt --precision 256` reproduces it):
@@ -82,17 +99,9 @@ TEST(U3_NotOrthogonalInThePlainInnerProduct, exact) { plain_inner_product_counte
 // F (error_law.hpp). The residual must stay within the law, and above the
 // law without F, or this case no longer shows why F is there.
 TEST(E1_RangeSpaceResidual, kktMpfr256) {
-  std::ifstream in(std::string(FEMC_COUNTEREXAMPLES) + "/e1_kkt_mass_conditioning.json");
-  ASSERT_TRUE(in) << "the counterexample's file";
-  std::stringstream text;
-  text << in.rdbuf();
-  const SystemText t = read_system_text(text.str());
-  const System<rational> exact = to_system<rational>(t);
+  const System<rational> exact = counterexample("e1_kkt_mass_conditioning");
   MpfrPrecision bits(256);
-  const System<mpfr_real> sys = to_system<mpfr_real>(t);
-  ASSERT_EQ(Matrix<rational>(to_rational(sys.M)), exact.M) << "M is not exact at 256 bits";
-  ASSERT_EQ(Matrix<rational>(to_rational(sys.A)), exact.A) << "A is not exact at 256 bits";
-  ASSERT_EQ(Vector<rational>(to_rational(sys.b)), exact.b) << "b is not exact at 256 bits";
+  const System<mpfr_real> sys = convert<mpfr_real>(exact);
   Options<mpfr_real> opt;
   opt.method = Method::Kkt;
   const Solution<mpfr_real> s = solve(sys, opt);
@@ -110,23 +119,9 @@ TEST(E1_RangeSpaceResidual, kktMpfr256) {
 
 // The systems below were drawn by whole-suite runs at random seeds and broke
 // a law that lacked a term (error_law.hpp: ω_M, ω_W·ω_M); each is kept as
-// drawn, exact at 256 bits. Each test holds every registered solver that
+// drawn. Each test holds every registered solver that
 // answers the case within its law, and requires one of them above the law
 // without the term, or the case no longer shows why the term is there.
-System<rational> counterexample(const std::string& name) {
-  std::ifstream in(std::string(FEMC_COUNTEREXAMPLES) + "/" + name + ".json");
-  if (!in) throw std::runtime_error("the counterexample's file " + name + ".json");
-  std::stringstream text;
-  text << in.rdbuf();
-  const SystemText t = read_system_text(text.str());
-  const System<rational> exact = to_system<rational>(t);
-  MpfrPrecision bits(256);
-  const System<mpfr_real> sys = to_system<mpfr_real>(t);
-  if (Matrix<rational>(to_rational(sys.M)) != exact.M || Matrix<rational>(to_rational(sys.A)) != exact.A ||
-      Vector<rational>(to_rational(sys.b)) != exact.b || Matrix<rational>(to_rational(sys.W)) != exact.W)
-    throw std::runtime_error(name + ".json is not exact at 256 bits");
-  return exact;
-}
 
 // The case at 256 bits for a solver of the registry: its data, exact
 // reference and laws (claims.hpp).

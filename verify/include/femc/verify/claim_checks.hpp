@@ -730,7 +730,7 @@ void Rank_DeclaredPolicy(const Solver<S>& solver) {
   // consistent constraints without W (kkt does, with A M⁻¹Aᵀ): at mpfr256,
   // κ(W) = 5.7·10⁴, κ(B) = 8.6·10³⁵ but κ(A L⁻ᵀ) = 2.1·10³⁸, kkt saw σ_r/σ₁
   // at 8.1·10⁻³⁹ and refused below its floor, where c·u·κ(B)² = 10⁻⁴ had
-  // said it must answer (property_tests/counterexamples/rank_kkt_mass_formation.json).
+  // said it must answer (property_tests/counterexamples/rank_kkt_solve_kappa.json).
   const double law_full =
       x.c_law * u * std::pow(verify::solve_kappa(ref), x.caps.error_growth) * verify::mass_omega(ref);
   try {
