@@ -1,5 +1,7 @@
 #include "femc/engines/campaign.hpp"
 
+#include "femc/engines/model_files.hpp"
+
 #include <Eigen/Cholesky>
 #include <Eigen/SVD>
 #include <algorithm>
@@ -255,10 +257,15 @@ void run_engine_campaign(const CampaignOptions& options, std::ostream& log) {
 
   campaign::Files files;
   std::string sections;
+  std::vector<ModelFileCheck> model_checks;
   for (const std::string& name : engines) {
     sections += find_engine(name)->run(options, files, log);
-    log << "femc engines: " << name << " done\n";
+    const std::vector<ModelFileCheck> checks = model_file_checks(name);
+    model_checks.insert(model_checks.end(), checks.begin(), checks.end());
+    log << "femc engines: " << name << " done (" << checks.size() << " checks against femc's model files)\n";
   }
+  files["model_files.csv"] = model_files_csv(model_checks);
+  sections += model_files_section(model_checks);
   files["README.md"] =
       "# Engines under test\n\n"
       "Written by `femc engines` (engines/campaign). Each engine's accelerations at its own mechanisms' states "

@@ -12,6 +12,8 @@
 //   OUT/ode_softness.csv     ODE's likewise, against ERP, CFM and the step;
 //   OUT/ode_quickstep.csv    dWorldStep against dWorldQuickStep
 //   OUT/bullet_solvers.csv   every Bullet solver at every state of bullet.csv
+//   OUT/model_files.csv      each engine's data against femc's own model files
+//                            of its mechanisms at 256 bits (model_files.hpp)
 //   OUT/systems/*.json       the extracted systems that show each finding, as
 //                            `femc solve` inputs (every double exactly)
 //

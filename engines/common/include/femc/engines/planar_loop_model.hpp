@@ -16,24 +16,15 @@
 // null space at q are, exactly, TᵀM T, TᵀQ (at rest) and the null space of
 // the model's A T, and its accelerations map to the model's as ẍ = T q̈
 // (at rest; ẍ = T q̈ + Ṫq̇ in general).
-#include <charconv>
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "femc/engines/model_text.hpp"
 #include "femc/engines/planar_loop.hpp"
 #include "femc/linalg.hpp"
-#include "femc/scalar/rational.hpp"
 
 namespace femc::engines::planar_loop {
-
-// The shortest decimal that reads back to x (0.4 for the double nearest
-// 0.4): the geometry's lengths as planar_loop.hpp writes them.
-inline std::string decimal(double x) {
-  char buffer[32];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, x).ptr;
-  return std::string(buffer, end);
-}
 
 // The loop as a model file ("kind": "planar"): uniform rods of kMass and
 // kRadius, inertia transverse_inertia exactly (p/q), gravity kGravity along
@@ -94,7 +85,7 @@ inline std::string model_file(const Loop& L, const std::vector<double>& q) {
 // along coordinate_map to S's rounding.
 template <class S>
 S length(double x) {
-  return ScalarTraits<S>::parse(decimal(x));
+  return at<S>(x);
 }
 
 // x(q): each link's centre and angle (the model's coordinates), at S.
