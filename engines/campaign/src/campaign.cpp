@@ -264,6 +264,10 @@ void run_engine_campaign(const CampaignOptions& options, std::ostream& log) {
     model_checks.insert(model_checks.end(), checks.begin(), checks.end());
     log << "femc engines: " << name << " done (" << checks.size() << " checks against femc's model files)\n";
   }
+  if (std::any_of(model_checks.begin(), model_checks.end(), [](const ModelFileCheck& c) { return c.mechanism == "Bricard"; })) {
+    const std::vector<ModelFileCheck> own = femc_model_file_checks();
+    model_checks.insert(model_checks.end(), own.begin(), own.end());
+  }
   files["model_files.csv"] = model_files_csv(model_checks);
   sections += model_files_section(model_checks);
   files["README.md"] =

@@ -17,16 +17,33 @@ std::vector<ModelFileCheck> model_file_checks(const std::string& engine) {
   return out;
 }
 
+std::vector<ModelFileCheck> femc_model_file_checks() {
+  std::vector<ModelFileCheck> out;
+  model_files::bricard_assembly_checks(out);
+  return out;
+}
+
 namespace {
 std::string sci(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", x);
   return buf;
 }
-// error ÷ tolerance; an exact check (tolerance 0) met is 0.
+// error ÷ tolerance; an exact check (tolerance 0) met is 0; NaN stays NaN.
 double ratio(double error, double tolerance) {
+  if (error != error) return error;
   if (tolerance > 0) return error / tolerance;
   return error == 0 ? 0 : std::numeric_limits<double>::infinity();
+}
+// The larger (smaller) of two ratios, a NaN winning: it must show.
+double worse_max(double a, double b) { return a != a || b != b ? std::numeric_limits<double>::quiet_NaN() : std::max(a, b); }
+double worse_min(double a, double b) { return a != a || b != b ? std::numeric_limits<double>::quiet_NaN() : std::min(a, b); }
+// A CSV field, quoted when it holds a comma or a quote (RFC 4180).
+std::string field(const std::string& s) {
+  if (s.find_first_of(",\"") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
 }
 }  // namespace
 
@@ -35,20 +52,22 @@ std::string model_files_csv(const std::vector<ModelFileCheck>& checks) {
   out << "engine,mechanism,state,quantity,error,tolerance,wrong_model,wrong_error,pass\n";
   out.precision(6);
   for (const ModelFileCheck& c : checks)
-    out << c.engine << "," << c.mechanism << "," << c.state << "," << c.quantity << "," << c.error << ","
-        << c.tolerance << "," << c.wrong << "," << (c.has_wrong() ? sci(c.wrong_error) : "") << ","
-        << (c.pass() ? "pass" : "FAIL") << "\n";
+    out << field(c.engine) << "," << field(c.mechanism) << "," << field(c.state) << "," << field(c.quantity) << ","
+        << c.error << "," << c.tolerance << "," << field(c.wrong) << ","
+        << (c.wrong_error ? sci(*c.wrong_error) : "") << "," << (c.pass() ? "pass" : "FAIL") << "\n";
   return out.str();
 }
 
 std::string model_files_section(const std::vector<ModelFileCheck>& checks) {
   // Per engine and mechanism: states seen, checks, passes, the largest
-  // error ÷ tolerance of the data and of the answer, the smallest
-  // wrong-model error ÷ tolerance (how far the wrong mechanism falls outside).
+  // error ÷ tolerance of the engine's data, of its answer and of the checks
+  // of femc's own construction, the smallest wrong-value error ÷ tolerance
+  // (how far the wrong value falls outside).
   struct Group {
     std::vector<std::string> states;
     int checks = 0, passes = 0;
-    double data = 0, answer = -1, wrong = std::numeric_limits<double>::infinity();
+    double data = 0, own = 0, answer = -1, wrong = std::numeric_limits<double>::infinity();
+    bool has_data = false;  // an engine's data among the checks (not femc's construction alone)
   };
   std::vector<std::string> order;
   std::map<std::string, Group> groups;
@@ -61,9 +80,15 @@ std::string model_files_section(const std::vector<ModelFileCheck>& checks) {
       g.states.push_back(c.state);
     ++g.checks;
     g.passes += c.pass();
-    if (c.quantity == "u̇") g.answer = std::max(g.answer, ratio(c.error, c.tolerance));
-    else if (c.has_wrong()) g.data = std::max(g.data, ratio(c.error, c.tolerance));
-    if (c.has_wrong()) g.wrong = std::min(g.wrong, ratio(c.wrong_error, c.tolerance));
+    if (c.quantity == "u̇") {
+      g.answer = worse_max(g.answer, ratio(c.error, c.tolerance));
+    } else if (c.wrong_error) {
+      g.data = worse_max(g.data, ratio(c.error, c.tolerance));
+      g.has_data = true;
+    } else {
+      g.own = worse_max(g.own, ratio(c.error, c.tolerance));
+    }
+    if (c.wrong_error) g.wrong = worse_min(g.wrong, ratio(*c.wrong_error, c.tolerance));
   }
   std::ostringstream out;
   out << "## The engines' mechanisms from femc's model files, at 256 bits\n\n"
@@ -79,16 +104,22 @@ std::string model_files_section(const std::vector<ModelFileCheck>& checks) {
          "through the embedding of the plane or the map V = ∂(r, p)/∂(v, ω); Bullet's M⁻¹ and free "
          "acceleration, which it exposes instead of M and Q. Tolerances from error analysis "
          "(engines/campaign/src/model_files_planar.cpp, model_files_bricard.cpp: 16·n·ε of the recursions' "
-         "magnitudes, Wedin for the null spaces, twice the rounded-data bound for u̇). Every check with a "
-         "tolerance above 0 is also run against a deliberately wrong model (a link 1e-6 longer or heavier, a "
-         "centre of mass 1e-6 off, an answer off by 1e-6), which must fail it; a check passes when the engine "
-         "is within the tolerance and the wrong model is not. All checks: `model_files.csv`.\n\n"
-         "| engine | mechanism | states | checks passed | data: largest error ÷ tolerance | answer u̇: "
-         "error ÷ bound | wrong models: smallest error ÷ tolerance |\n|---|---|---|---|---|---|---|\n";
+         "magnitudes, Wedin for the null spaces, twice the rounded-data bound for u̇). Every check of an engine's data or "
+         "answer is also run against a deliberately wrong value (a mechanism with a link 1e-6 longer or heavier, a "
+         "centre of mass 1e-6 off; for a force, b or an answer, the engine's own value off by 1e-6), which must "
+         "fail it; such a check passes when the engine is within the tolerance and the wrong value is not. The "
+         "checks of femc's own construction (its tree map T and Ṫq̇ to 256 bits; engine \"femc\": Bricard's "
+         "assembly) have no wrong value. All checks: `model_files.csv`.\n\n"
+         "| engine | mechanism | states | checks passed | engine's data: largest error ÷ tolerance | answer u̇: "
+         "error ÷ bound | wrong values: smallest error ÷ tolerance | checks without a wrong value (femc's T, "
+         "Ṫq̇, ranks, assembly; exact zeros): largest error ÷ tolerance |\n|---|---|---|---|---|---|---|---|\n";
   for (const std::string& key : order) {
     const Group& g = groups[key];
-    out << "| " << key << " | " << g.states.size() << " | " << g.passes << "/" << g.checks << " | " << sci(g.data)
-        << " | " << (g.answer < 0 ? "not the hard q̈: its campaign's" : sci(g.answer)) << " | " << sci(g.wrong) << " |\n";
+    const std::string answer = !g.has_data ? "—" : g.answer < 0 ? "not the hard q̈: its campaign's" : sci(g.answer);
+    out << "| " << key << " | " << (g.has_data ? std::to_string(g.states.size()) : "—") << " | " << g.passes << "/"
+        << g.checks << " | " << (g.has_data ? sci(g.data) : "—") << " | " << answer << " | "
+        << (g.wrong == std::numeric_limits<double>::infinity() ? "—" : sci(g.wrong)) << " | " << sci(g.own)
+        << " |\n";
   }
   out << "\n";
   return out.str();

@@ -4,7 +4,9 @@
 // orthogonal projector (a basis-free comparison of the motions the
 // constraints allow), and the record of a check.
 #include <Eigen/SVD>
-#include <limits>
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -17,7 +19,6 @@ namespace femc::engines::model_files {
 
 inline constexpr double kEps = 0x1p-52;
 inline constexpr long kBits = 256;
-inline constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
 
 // A 256-bit matrix or vector in double, by the claims' conversion (prop::as_double).
 template <class X>
@@ -28,6 +29,7 @@ Matrix<double> as_double_matrix(const X& x) {
 // The orthogonal projector onto the null space of X taken at rank r, in
 // double, and X's gap σ_r/σ₁ (what Wedin's bound divides by).
 inline Matrix<double> null_projector(const Matrix<double>& X, Index r, double* gap) {
+  if (r < 1 || r > std::min(X.rows(), X.cols())) throw std::logic_error("null_projector: rank out of range");
   Eigen::JacobiSVD<Matrix<double>> svd(X, Eigen::ComputeFullV);
   *gap = svd.singularValues()(r - 1) / svd.singularValues()(0);
   const Matrix<double> N = svd.matrixV().rightCols(X.cols() - r);
@@ -40,8 +42,8 @@ inline double max_abs(const Matrix<double>& X) { return X.size() ? X.cwiseAbs().
 struct Recorder {
   std::vector<ModelFileCheck>& out;
   std::string engine, mechanism, state;
-  void operator()(const std::string& quantity, double error, double tolerance, double wrong_error = kNone,
-                  const std::string& wrong = "") const {
+  void operator()(const std::string& quantity, double error, double tolerance,
+                  std::optional<double> wrong_error = std::nullopt, const std::string& wrong = "") const {
     out.push_back({engine, mechanism, state, quantity, error, tolerance, wrong_error, wrong});
   }
 };
@@ -61,5 +63,6 @@ inline void record_answer(const Recorder& record, const Vector<double>& answer, 
 
 void planar_checks(const std::string& engine, std::vector<ModelFileCheck>& out);
 void bricard_checks(const std::string& engine, std::vector<ModelFileCheck>& out);
+void bricard_assembly_checks(std::vector<ModelFileCheck>& out);
 
 }  // namespace femc::engines::model_files

@@ -13,7 +13,8 @@
 //   M, Q: 16·n·ε relative to |·|∞, the two O(n) recursions' rounding (as
 //   test_same_mechanisms.cpp);
 //   the null spaces' orthogonal projectors: 16·n·ε/(σ_r/σ₁) (Wedin: one
-//   side is exact here, the engine's Jacobian rounded by 16·n·ε·σ₁);
+//   side is exact here, the engine's Jacobian rounded by 16·n·ε·σ₁, σ's the
+//   engine's: its rows need not be the model's, only span the same space);
 //   Simbody's u̇ against the model's q̈: twice the rounded-data bound
 //   (verify/exact_data.hpp, c = 16(n + m)²) of the model's exact joint-space
 //   system, as the adapter's own test takes against the exact solution of
@@ -246,7 +247,7 @@ void check_in_space(const EngineState& e, const Femc& f, const Recorder& record)
   const Index bodies = f.Mx.rows() / 3, n = 3 * bodies, dofs = Index(e.q.size()) - 2;
   const Matrix<double> S = plane_in_space(bodies);
   if (e.M.rows() != 6 * bodies) {
-    record("bodies", double(e.M.rows() / 6), double(bodies));  // the engine's bodies are not the model's
+    record("bodies: engine's − model's", std::abs(double(e.M.rows() / 6 - bodies)), 0);
     return;
   }
   const Matrix<double> M = S.transpose() * e.M * S;
@@ -290,9 +291,11 @@ void check(const EngineState& e, std::vector<ModelFileCheck>& out) {
   const double Q_scale =
       inverse ? (f.Minv.cwiseAbs() * f.Q.cwiseAbs()).lpNorm<Eigen::Infinity>() : f.Q.lpNorm<Eigen::Infinity>();
   const double Q_tol = 16 * n * kEps * Q_scale;
+  // The engine's rows are any R·(A T) + E, E its rounding relative to its
+  // own rows: Wedin's denominator is the engine's gap.
   double gap_e, gap_f, gap;
   const Matrix<double> Pe = null_projector(e.J, r, &gap_e), Pf = null_projector(f.AT.bottomRows(2), r, &gap_f);
-  const double N_tol = 16 * n * kEps / gap_f;
+  const double N_tol = 16 * n * kEps / gap_e;
   planar_loop::Loop longer = *e.loop;
   longer.serial.front() *= 1 + 1e-6;  // the first rod 1e-6 longer: its inertia and its pins move
   const Femc g = femc_at(longer, e.q);

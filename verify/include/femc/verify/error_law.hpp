@@ -68,9 +68,14 @@
 namespace femc::verify {
 
 // The forward law as the reports state it (verify's README, the docs).
+// The formula alone is what the docs quote (docs/verify.md, verify/PROTOCOL.md
+// §4; tests/test_law_text.cpp holds them to it verbatim).
+#define FEMC_FORWARD_LAW_FORMULA "c·u·[(κ_s^p·ω_M + κ(M))·(‖x‖ + ‖y‖) + (κ(B)²·ω_W·ω_M + κ(B)κ(W))·‖r‖/‖B‖]"
+inline constexpr const char* kForwardLawFormula = FEMC_FORWARD_LAW_FORMULA;
 inline constexpr const char* kForwardLawText =
-    "c·u·[(κ_s^p·ω_M + κ(M))(‖x‖ + ‖y‖) + (κ(B)²·ω_W·ω_M + κ(B)κ(W))‖r‖/‖B‖], κ_s = κ(B)·ω the condition of a "
+    FEMC_FORWARD_LAW_FORMULA ", κ_s = κ(B)·ω the condition of a "
     "solve with W, ω = min(ω_W, κ(W)^{1/2}κ(A L⁻ᵀ)/κ(B)), ω_W = ‖W^{1/2}‖‖A L⁻ᵀ‖/‖B‖, ω_M = ‖A‖‖L⁻¹‖/‖A L⁻ᵀ‖";
+#undef FEMC_FORWARD_LAW_FORMULA
 
 // c = kLawConstant·max(m, n, 4) (see above).
 inline constexpr double kLawConstant = 4;

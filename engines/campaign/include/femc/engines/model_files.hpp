@@ -6,14 +6,18 @@
 // file (engines/common: planar_loop_model.hpp, bricard_model.hpp) evaluated
 // at MPFR 256 bits at the engine's state.
 //
-// Each check has an error, a tolerance from error analysis (stated where it
-// is computed: model_files_planar.cpp, model_files_bricard.cpp) and, where
-// the check can be fooled by nothing less than a wrong mechanism, the same
-// error against a deliberately wrong model (a link 1e-6 longer, a centre of
-// mass 1e-6 off, an answer off by 1e-6), which must exceed the tolerance:
-// the check is watched fail every time it runs. `femc engines` writes them
-// as model_files.csv and a section of its README; tests/engines/
-// test_model_files asserts them.
+// Each check has an error and a tolerance from error analysis (stated where
+// it is computed: model_files_planar.cpp, model_files_bricard.cpp). Each
+// check of an engine's data or answer also has the same error against a
+// deliberately wrong value, which must exceed the tolerance, so that the
+// check is watched fail every time it runs: a wrong mechanism (a link 1e-6
+// longer or heavier, a centre of mass 1e-6 off) where the quantity depends
+// on it, else the engine's own value off by 1e-6 (a force, b, an answer:
+// that shows the tolerance below 1e-6, not more). The checks of femc's own
+// construction (the tree map, the assembly) are exact-to-256-bits facts and
+// have no wrong value. `femc engines` writes them as model_files.csv and a
+// section of its README; tests/engines/test_model_files asserts them.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,12 +29,11 @@ struct ModelFileCheck {
   std::string state;      // "θ = 1", "at rest", …
   std::string quantity;   // "M", "Q", "M⁻¹", "M⁻¹Q", "null space", "A⁺b", "u̇", "tree map", …
   double error = 0, tolerance = 0;
-  // The error against the deliberately wrong model (`wrong` says which); NaN
-  // where the check has none (a quantity that must be exactly 0).
-  double wrong_error = 0;
+  // The error against the deliberately wrong value (`wrong` says which),
+  // where the check has one. A NaN anywhere fails the check.
+  std::optional<double> wrong_error;
   std::string wrong;
-  bool has_wrong() const { return wrong_error == wrong_error; }
-  bool pass() const { return error <= tolerance && (!has_wrong() || wrong_error > tolerance); }
+  bool pass() const { return error <= tolerance && (!wrong_error || *wrong_error > tolerance); }
 };
 
 // The checks of one engine of this build ("simbody", "mujoco", "ode",
@@ -38,6 +41,9 @@ struct ModelFileCheck {
 // mechanism where the engine builds it. Empty for an engine this build has
 // no adapter for.
 std::vector<ModelFileCheck> model_file_checks(const std::string& engine);
+// The checks of femc's own construction that every engine's rest on
+// (Bricard's assembly at 256 bits: engine "femc").
+std::vector<ModelFileCheck> femc_model_file_checks();
 
 // One line per check (model_files.csv), and the README's section: per
 // engine and mechanism, each quantity's largest error ÷ tolerance, the

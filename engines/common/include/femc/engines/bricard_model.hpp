@@ -175,17 +175,28 @@ inline std::string model_file(Cut cut, const Pins& pins = kPins) {
     return "[" + quoted(text(v[0])) + ", " + quoted(text(v[1])) + ", " + quoted(text(v[2])) + "]";
   };
   auto com = [](const MassProperties& p) { return std::array<rational, 3>{exact(p.com[0]), exact(p.com[1]), exact(p.com[2])}; };
-  // A pin's mass properties as written: the halves' exactly half of the
-  // decimals (bricard.hpp computes them in double); the one body the two.
-  auto mass_of = [&](int b) {
-    const MassProperties& p = props[std::size_t(b)];
-    const bool half = cut == Cut::welded_halves && (b == kWeldA || b == kWeldB);
-    const bool whole = cut == Cut::one_body && b == 2;
+  // A body's mass properties as written: mass, then the six inertia
+  // entries. bricard.hpp computes the halves in double (kOddHalf); where a
+  // half is kOddHalf the file states exactly half of kOdd's decimals, and
+  // the one-body form's cut link the sum of its halves.
+  auto same = [](const MassProperties& a, const MassProperties& b) {
+    return a.mass == b.mass && a.com == b.com && a.inertia == b.inertia;
+  };
+  auto written = [&](const MassProperties& p) {
+    const bool half = same(p, kOddHalf);
+    const MassProperties& from = half ? kOdd : p;
     const rational f = half ? rational(1) / 2 : rational(1);
-    const MassProperties& full = half || whole ? kOdd : p;
     std::array<rational, 7> out{};
-    out[0] = exact(full.mass) * f;
-    for (std::size_t k = 0; k < 6; ++k) out[k + 1] = exact(full.inertia[k]) * f;
+    out[0] = exact(from.mass) * f;
+    for (std::size_t k = 0; k < 6; ++k) out[k + 1] = exact(from.inertia[k]) * f;
+    return out;
+  };
+  auto mass_of = [&](int b) {
+    std::array<rational, 7> out = written(props[std::size_t(b)]);
+    if (cut == Cut::one_body && b == body_of[std::size_t(kWeldA)]) {
+      const std::array<rational, 7> other = written(pins[std::size_t(kWeldA)].body);
+      for (std::size_t k = 0; k < 7; ++k) out[k] += other[k];
+    }
     return out;
   };
   if (cut == Cut::one_body) names[2] = "odd3";
