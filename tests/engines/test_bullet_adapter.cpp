@@ -308,5 +308,59 @@ TEST(BulletAdapter, MlcpMatrixAgainstTheRowsProduct) {
       }
 }
 
+// Bricard's mechanism (bullet::bricard, both fixed-base topologies): it
+// closes at the example's angles on Bullet's own positions; the weld's six
+// rows against central differences of Bullet's own posErrors (linear, then
+// the Euler angles of frame_A⁻¹frame_B) along a motion of all six pins,
+// which the loop does not allow (the rows are the posErrors' derivative on
+// every motion, not only on the mechanism's); m_rhs against Baumgarte's
+// rebuild as for the loops; M⁻¹ against the rows' unit responses. Each check
+// also runs on a wrong value (off by 1e-6), which must fail it.
+TEST(BulletAdapter, BricardsWeldRowsAreTheDerivativeOfBulletsPositionErrors) {
+  for (Topology t : {Topology::two_multibodies, Topology::one_multibody}) {
+    Settings s{t};
+    const auto m = bricard(s);
+    SCOPED_TRACE(m->name());
+    const Vector<double> q0 = m->q();
+    EXPECT_LE(m->position_error().lpNorm<Eigen::Infinity>(), 1e-14);
+    Vector<double> u(6);
+    u << 1.0, -0.5, 0.3, 0.7, -0.2, 0.4;
+    m->set_u(u);
+    const Extracted e = m->step();
+    ASSERT_EQ(e.m, 6);
+    auto path = [&](double h) {
+      m->set_q(q0 + h * u);
+      return m->position_error();
+    };
+    EXPECT_TRUE(difference_agrees(path, 1, e.J * u, "J u", test::step(u)));
+    EXPECT_FALSE(difference_agrees(path, 1, off_by_1e6(e.J * u), "J u off by 1e-6", test::step(u)));
+    m->set_q(q0);
+    const double k = double(e.n + 3), g = k * kU / (1 - k * kU);
+    for (Index i = 0; i < e.m; ++i) {
+      const double d = e.jac_diag_inv(i);
+      EXPECT_GT(d, 0.0) << "row " << i << " disabled";
+      const double rebuilt = (-s.erp / s.h * e.position_error(i) - e.J.row(i).dot(e.v_star)) * d;
+      const double scale =
+          (s.erp / s.h * std::abs(e.position_error(i)) + e.J_magnitude.row(i).dot(e.v_star.cwiseAbs())) * std::abs(d);
+      EXPECT_LE(std::abs(e.rhs(i) - rebuilt), g * scale + 1e-300) << "row " << i;
+      if (scale > 0) EXPECT_GT(std::abs(e.rhs(i) - rebuilt * (1 + 1e-6)), g * scale) << "row " << i;
+    }
+    // The unit responses are Bullet's articulated-body recursion over J_i
+    // (6×6 spatial quantities, O(n) of them), rounded relative to its own
+    // intermediate magnitudes: 16·n·ε of |J||M⁻¹|, the recursions' constant
+    // of test_same_mechanisms.cpp. The planar loops meet 4·n·u; Bricard's
+    // spatial links do not (36·u relative at one entry, measured).
+    const double gm = 16 * double(e.n) * 2 * kU;
+    const Matrix<double> scale = e.J_magnitude * e.Minv.cwiseAbs().transpose();
+    std::cout << "  |unit − J M⁻¹ᵀ| over its tolerance: max "
+              << ((e.unit - e.J * e.Minv.transpose()).cwiseAbs() - gm * scale).maxCoeff() << "\n";
+    EXPECT_LE(((e.unit - e.J * e.Minv.transpose()).cwiseAbs() - gm * scale).maxCoeff(), 0.0);
+    Matrix<double> wrong = e.Minv;
+    wrong(0, 0) *= 1 + 1e-6;
+    EXPECT_GT(((e.unit - e.J * wrong.transpose()).cwiseAbs() - gm * scale).maxCoeff(), 0.0);
+  }
+  EXPECT_THROW(bricard({Topology::floating_base}), InputError);
+}
+
 }  // namespace
 }  // namespace femc::engines::bullet

@@ -6,7 +6,9 @@
 #include <BulletCollision/CollisionShapes/btSphereShape.h>
 #include <BulletDynamics/Featherstone/btMultiBody.h>
 #include <BulletDynamics/Featherstone/btMultiBodyConstraintSolver.h>
+#include <BulletDynamics/ConstraintSolver/btGeneric6DofSpring2Constraint.h>
 #include <BulletDynamics/Featherstone/btMultiBodyDynamicsWorld.h>
+#include <BulletDynamics/Featherstone/btMultiBodyFixedConstraint.h>
 #include <BulletDynamics/Featherstone/btMultiBodyLinkCollider.h>
 #include <BulletDynamics/Featherstone/btMultiBodyMLCPConstraintSolver.h>
 #include <BulletDynamics/Featherstone/btMultiBodyPoint2Point.h>
@@ -14,9 +16,12 @@
 #include <BulletDynamics/MLCPSolvers/btLemkeSolver.h>
 #include <BulletDynamics/MLCPSolvers/btSolveProjectedGaussSeidel.h>
 
+#include <Eigen/Eigenvalues>
+#include <array>
 #include <Eigen/QR>
 #include <cmath>
 
+#include "femc/engines/bricard.hpp"
 #include "femc/engines/bullet.hpp"
 #include "femc/errors.hpp"
 
@@ -70,9 +75,13 @@ struct Mechanism::Impl {
   btSphereShape sphere{0.01};
   std::vector<std::unique_ptr<btMultiBody>> bodies;
   std::vector<std::unique_ptr<btMultiBodyLinkCollider>> colliders;
-  std::unique_ptr<btMultiBodyPoint2Point> closure;
-  LinkRef end{0, 0}, rocker{0, 0};  // the closure's two links
+  std::unique_ptr<btMultiBodyConstraint> closure;
+  LinkRef end{0, 0}, rocker{0, 0};  // the closure's two links (A, B): the chain's end and the rocker, or the weld's halves
   btVector3 pivot_end, pivot_rocker;  // its points in their links' frames
+  // Bricard's weld (btMultiBodyFixedConstraint, 6 rows) instead of the
+  // point-to-point: its frames in the two links' frames.
+  bool weld = false;
+  btMatrix3x3 frame_end, frame_rocker;
   std::vector<LinkRef> joints;  // planar_loop's order: the serial links, then the rocker
   std::vector<Index> offset;    // per multibody: its first column of u
   Extracted* capture = nullptr; // set during step(): the solver tap writes here
@@ -328,11 +337,20 @@ void Mechanism::Impl::set_u(const Vector<double>& u) {
   }
 }
 
-// posError of the closure's rows, n·(p_A − p_B) with n = −e_i
-// (createConstraintRows), p_A the serial chain's end, p_B the rocker's.
+// posError of the closure's rows as Bullet's createConstraintRows forms
+// them. The point-to-point: n·(p_A − p_B) with n = −e_i, p_A the serial
+// chain's end, p_B the rocker's (btMultiBodyPoint2Point.cpp). The weld
+// (btMultiBodyFixedConstraint.cpp l.140–186 at 3.24): (p_A − p_B)·e_i, then
+// the XYZ Euler angles of frame_A⁻¹·frame_B (matrixToEulerXYZ), each frame
+// mapped to the world by localFrameToWorld.
 Vector<double> Mechanism::Impl::position_error() const {
   const btVector3 d = world_point(end, pivot_end) - world_point(rocker, pivot_rocker);
-  return Vector<double>((Vector<double>(3) << -d.x(), -d.y(), -d.z()).finished());
+  if (!weld) return Vector<double>((Vector<double>(3) << -d.x(), -d.y(), -d.z()).finished());
+  const btMatrix3x3 A = bodies[std::size_t(end.body)]->localFrameToWorld(end.link, frame_end);
+  const btMatrix3x3 B = bodies[std::size_t(rocker.body)]->localFrameToWorld(rocker.link, frame_rocker);
+  btVector3 angles;
+  btGeneric6DofSpring2Constraint::matrixToEulerXYZ(A.inverse() * B, angles);
+  return Vector<double>((Vector<double>(6) << d.x(), d.y(), d.z(), angles.x(), angles.y(), angles.z()).finished());
 }
 
 Extracted Mechanism::step() {
@@ -377,15 +395,8 @@ Matrix<double> closure_jacobian(const Mechanism::Impl& m, const loop::Loop& L) {
   return J;
 }
 
-}  // namespace
-
-std::unique_ptr<Mechanism> planar_loop(const loop::Loop& L, const std::vector<double>& leading_angles,
-                                       const std::vector<double>& leading_speeds, const Settings& s) {
-  if (!(s.h > 0) || !std::isfinite(s.h)) throw InputError("h", "a positive step, not " + std::to_string(s.h));
-  if (s.iterations < 1) throw InputError("iterations", "at least 1, not " + std::to_string(s.iterations));
-  auto impl = std::make_unique<Mechanism::Impl>();
-  Mechanism::Impl& m = *impl;
-  m.lengths = L;
+// The world and its solver (Settings), gravity along −y.
+void start(Mechanism::Impl& m, const Settings& s, double gravity) {
   m.settings = s;
   switch (s.solver) {
     case SolverKind::pgs:
@@ -397,11 +408,47 @@ std::unique_ptr<Mechanism> planar_loop(const loop::Loop& L, const std::vector<do
   }
   if (m.mlcp) m.solver = std::make_unique<MlcpTap>(&m, m.mlcp.get());
   m.world = std::make_unique<btMultiBodyDynamicsWorld>(&m.dispatcher, &m.broadphase, m.solver.get(), &m.configuration);
-  m.world->setGravity(btVector3(0, -loop::kGravity, 0));
+  m.world->setGravity(btVector3(0, -gravity, 0));
   btContactSolverInfo& info = m.world->getSolverInfo();
   info.m_numIterations = s.iterations;
   info.m_erp = s.erp;
+}
 
+// Each multibody finalized and added to the world, u's columns numbered,
+// and a collider per link (and a floating base), colliding with nothing
+// (group and mask 0): without one, a link's island is −1 and the constraint
+// is solved in no island.
+void finish(Mechanism::Impl& m) {
+  Index offset = 0;
+  for (auto& b : m.bodies) {
+    b->finalizeMultiDof();
+    m.offset.push_back(offset);
+    offset += b->getNumDofs() + (b->hasFixedBase() ? 0 : 6);
+    m.world->addMultiBody(b.get());
+    for (int l = b->hasFixedBase() ? 0 : -1; l < b->getNumLinks(); ++l) {
+      auto col = std::make_unique<btMultiBodyLinkCollider>(b.get(), l);
+      col->setCollisionShape(&m.sphere);
+      col->setActivationState(DISABLE_DEACTIVATION);
+      m.world->addCollisionObject(col.get(), 0, 0);
+      if (l < 0)
+        b->setBaseCollider(col.get());
+      else
+        b->getLink(l).m_collider = col.get();
+      m.colliders.push_back(std::move(col));
+    }
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Mechanism> planar_loop(const loop::Loop& L, const std::vector<double>& leading_angles,
+                                       const std::vector<double>& leading_speeds, const Settings& s) {
+  if (!(s.h > 0) || !std::isfinite(s.h)) throw InputError("h", "a positive step, not " + std::to_string(s.h));
+  if (s.iterations < 1) throw InputError("iterations", "at least 1, not " + std::to_string(s.iterations));
+  auto impl = std::make_unique<Mechanism::Impl>();
+  Mechanism::Impl& m = *impl;
+  m.lengths = L;
+  start(m, s, loop::kGravity);
   const std::size_t k = L.serial.size();
   const btQuaternion identity(0, 0, 0, 1);
   const btVector3 z(0, 0, 1);
@@ -450,27 +497,7 @@ std::unique_ptr<Mechanism> planar_loop(const loop::Loop& L, const std::vector<do
       break;
     }
   }
-  Index offset = 0;
-  for (auto& b : m.bodies) {
-    b->finalizeMultiDof();
-    m.offset.push_back(offset);
-    offset += b->getNumDofs() + (b->hasFixedBase() ? 0 : 6);
-    m.world->addMultiBody(b.get());
-    // A collider per link (and a floating base), colliding with nothing
-    // (group and mask 0): without one, a link's island is −1 and the
-    // constraint is solved in no island.
-    for (int l = b->hasFixedBase() ? 0 : -1; l < b->getNumLinks(); ++l) {
-      auto col = std::make_unique<btMultiBodyLinkCollider>(b.get(), l);
-      col->setCollisionShape(&m.sphere);
-      col->setActivationState(DISABLE_DEACTIVATION);
-      m.world->addCollisionObject(col.get(), 0, 0);
-      if (l < 0)
-        b->setBaseCollider(col.get());
-      else
-        b->getLink(l).m_collider = col.get();
-      m.colliders.push_back(std::move(col));
-    }
-  }
+  finish(m);
   m.end = m.joints[k - 1];
   m.rocker = m.joints[k];
   m.pivot_end = btVector3(L.serial.back() / 2, 0, 0);
@@ -516,10 +543,141 @@ std::unique_ptr<Mechanism> planar_loop(const loop::Loop& L, const std::vector<do
   return std::make_unique<Mechanism>(std::move(impl), std::move(name), s);
 }
 
+namespace {
+
+using Mat3 = Eigen::Matrix3d;
+using Vec3 = Eigen::Vector3d;
+
+Mat3 rotation(const bricard::Frame& f) { return Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(f.R.data()); }
+Vec3 origin(const bricard::Frame& f) { return Vec3(f.p[0], f.p[1], f.p[2]); }
+btVector3 bt(const Vec3& v) { return btVector3(v.x(), v.y(), v.z()); }
+btMatrix3x3 bt(const Mat3& R) {
+  return btMatrix3x3(R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1), R(1, 2), R(2, 0), R(2, 1), R(2, 2));
+}
+btQuaternion quaternion(const Mat3& R) {
+  btQuaternion q;
+  bt(R).getRotation(q);
+  return q;
+}
+
+// A Bricard link as btMultiBody holds it: its frame L at the centre of mass
+// c, on the principal axes S (columns, det +1) of its inertia I about c in
+// the link frame B of bricard.hpp, I = S diag(moments) Sᵀ (btMultiBody takes
+// a diagonal inertia).
+struct PrincipalFrame {
+  Mat3 S = Mat3::Identity();
+  Vec3 c = Vec3::Zero(), moments = Vec3::Zero();
+};
+PrincipalFrame principal(const bricard::MassProperties& p) {
+  const auto& J = p.inertia;  // xx, yy, zz, xy, xz, yz
+  Mat3 I;
+  I << J[0], J[3], J[4], J[3], J[1], J[5], J[4], J[5], J[2];
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(I);
+  PrincipalFrame f;
+  f.S = eig.eigenvectors();
+  if (f.S.determinant() < 0) f.S.col(0) = -f.S.col(0);
+  f.moments = eig.eigenvalues();
+  f.c = Vec3(p.com[0], p.com[1], p.com[2]);
+  return f;
+}
+
+}  // namespace
+
+std::vector<double> bricard_inertia_errors() {
+  std::vector<double> out;
+  for (const bricard::Pin& pin : bricard::kPins) {
+    const PrincipalFrame f = principal(pin.body);
+    const auto& J = pin.body.inertia;
+    Mat3 I;
+    I << J[0], J[3], J[4], J[3], J[1], J[5], J[4], J[5], J[2];
+    out.push_back((f.S * f.moments.asDiagonal() * f.S.transpose() - I).cwiseAbs().maxCoeff());
+  }
+  return out;
+}
+
+std::unique_ptr<Mechanism> bricard(const Settings& s) {
+  if (!(s.h > 0) || !std::isfinite(s.h)) throw InputError("h", "a positive step, not " + std::to_string(s.h));
+  if (s.iterations < 1) throw InputError("iterations", "at least 1, not " + std::to_string(s.iterations));
+  if (s.topology == Topology::floating_base)
+    throw InputError("topology", "Bricard's mechanism is built on a fixed base (two multibodies or one), not floating");
+  auto impl = std::make_unique<Mechanism::Impl>();
+  Mechanism::Impl& m = *impl;
+  start(m, s, bricard::kGravity);
+
+  // The grounded link is the fixed base, its frame the link frame of
+  // kGroundedLink (mass and inertia 0: a fixed base's are not used). Two
+  // multibodies: pins 0–2 on one, 3–5 on the other (each branch of the loop
+  // from the grounded link); one multibody: the six pins as its links.
+  const bool two = s.topology == Topology::two_multibodies;
+  const std::array<LinkRef, 6> where = two ? std::array<LinkRef, 6>{{{0, 0}, {0, 1}, {0, 2}, {1, 0}, {1, 1}, {1, 2}}}
+                                           : std::array<LinkRef, 6>{{{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}, {0, 5}}};
+  for (int b = 0; b < (two ? 2 : 1); ++b) {
+    auto mb = std::make_unique<btMultiBody>(two ? 3 : 6, 0.0, btVector3(0, 0, 0), true, false);
+    mb->setLinearDamping(s.linear_damping);
+    mb->setAngularDamping(s.angular_damping);
+    mb->setMaxCoordinateVelocity(s.max_coordinate_velocity);
+    mb->setBasePos(bt(origin(bricard::kGroundedLink)));
+    mb->setWorldToBaseRot(quaternion(rotation(bricard::kGroundedLink).transpose()));
+    m.bodies.push_back(std::move(mb));
+  }
+  // Pin i: X_PB(q) = X_PF·Rz(q)·X_BM⁻¹ in bricard.hpp's link frames. In the
+  // principal frames, the child's rotation from its parent's is
+  // S_cᵀR_M Rz(−q) R_Fᵀ S_p = Rot(a, −q)·C0 with a = S_cᵀR_M e_z and
+  // C0 = S_cᵀR_M R_Fᵀ S_p (Bullet's rotParentToThis at q = 0, btMultiBodyLink.h
+  // updateCacheMultiDof: Rot(axis, −q)·zeroRot), the pivot F's origin at
+  // e = S_pᵀ(o_F − c_p) from the parent's centre of mass and the child's
+  // centre of mass at d = S_cᵀ(c_c − o_M) from the pivot: Bullet's joint
+  // position is bricard.hpp's angle.
+  const PrincipalFrame ground;
+  std::array<PrincipalFrame, 6> L;
+  for (std::size_t i = 0; i < bricard::kPins.size(); ++i) {
+    const bricard::Pin& pin = bricard::kPins[i];
+    L[i] = principal(pin.body);
+    const PrincipalFrame& P = pin.parent < 0 ? ground : L[std::size_t(pin.parent)];
+    const Mat3 R_F = rotation(pin.X_PF), R_M = rotation(pin.X_BM);
+    const Mat3 C0 = L[i].S.transpose() * R_M * R_F.transpose() * P.S;
+    const Vec3 a = L[i].S.transpose() * R_M.col(2);
+    const Vec3 e = P.S.transpose() * (origin(pin.X_PF) - P.c);
+    const Vec3 d = L[i].S.transpose() * (L[i].c - origin(pin.X_BM));
+    const int parent = pin.parent < 0 ? -1 : where[std::size_t(pin.parent)].link;
+    m.bodies[std::size_t(where[i].body)]->setupRevolute(where[i].link, pin.body.mass, bt(L[i].moments), parent,
+                                                        quaternion(C0), bt(a), bt(e), bt(d), true);
+    m.joints.push_back(where[i]);
+  }
+  finish(m);
+  // The weld at the halves' common link frame B (Simbody's Weld(Transform(),
+  // Transform())): in each half's principal frame, B's origin −Sᵀc and axes Sᵀ.
+  m.weld = true;
+  m.end = where[std::size_t(bricard::kWeldA)];
+  m.rocker = where[std::size_t(bricard::kWeldB)];
+  const PrincipalFrame& HA = L[std::size_t(bricard::kWeldA)];
+  const PrincipalFrame& HB = L[std::size_t(bricard::kWeldB)];
+  m.pivot_end = bt(Vec3(-(HA.S.transpose() * HA.c)));
+  m.pivot_rocker = bt(Vec3(-(HB.S.transpose() * HB.c)));
+  m.frame_end = bt(Mat3(HA.S.transpose()));
+  m.frame_rocker = bt(Mat3(HB.S.transpose()));
+  m.closure = std::make_unique<btMultiBodyFixedConstraint>(m.bodies[std::size_t(m.end.body)].get(), m.end.link,
+                                                           m.bodies[std::size_t(m.rocker.body)].get(), m.rocker.link,
+                                                           m.pivot_end, m.pivot_rocker, m.frame_end, m.frame_rocker);
+  m.world->addMultiBodyConstraint(m.closure.get());
+  // At the example's angles, at rest: they close the loop to double's
+  // rounding (femc's 256-bit assembly is within 2.3e-16 rad of them).
+  Vector<double> q(6);
+  for (std::size_t i = 0; i < 6; ++i) q(Index(i)) = bricard::kPins[i].q0;
+  m.set_q(q);
+  m.set_u(Vector<double>::Zero(m.n()));
+  const double closure = m.position_error().lpNorm<Eigen::Infinity>();
+  if (!(closure <= 1e-12))
+    throw MethodError("Bullet: Bricard's loop does not close at the example's angles (|posError|∞ = " +
+                      std::to_string(closure) + ")");
+  return std::make_unique<Mechanism>(std::move(impl), "Bricard (" + to_string(s.topology) + ", " + to_string(s.solver) + ")", s);
+}
+
 VelocityProduct velocity_product(Mechanism& m) {
   if (m.settings().topology == Topology::floating_base)
     throw InputError("topology", "J̇u by differences of q + s·u needs a fixed base, not a floating one");
   Mechanism::Impl& impl = *m.impl_;
+  if (impl.weld) throw InputError("mechanism", "J̇u by differences is the planar loops' (their closure's Jacobian), not Bricard's");
   const Vector<double> q0 = m.q(), u = m.u();
   const double s = 1e-3 / std::max(1.0, u.lpNorm<Eigen::Infinity>());
   double scale = 1;

@@ -629,7 +629,7 @@ std::string section(const std::vector<Row>& rows, const std::string& hard_gauss,
      << "The planar loops of planar_loop.hpp as btMultiBody trees of pins closed by a btMultiBodyPoint2Point (3 "
         "rows, the z row identically zero on fixed bases), in three arrangements (iv): the chain and the rocker two fixed-base "
         "multibodies, the joint between them; one fixed-base multibody with two branches, the joint within it; "
-        "the same on a floating base (the ground a free 1 kg rod). Bricard's mechanism is not built in Bullet. "
+        "the same on a floating base (the ground a free 1 kg rod). Bricard's mechanism is built in Bullet for the 256-bit model-file comparison (its section below: at femc's assembled configuration, at rest), not along Bullet's trajectories here. "
         "The adapter reads, inside Bullet's solver, each row's J, m_rhs, m_jacDiagABInv and unit response, M⁻¹ "
         "(calcAccelerationDeltasMultiDof) and v*. What the rows define: Δv minimizing ΔvᵀMΔv subject to J Δv = "
         "m_rhs/m_jacDiagABInv on the enabled rows (engines/bullet/include/femc/engines/bullet.hpp), solved by "

@@ -1,5 +1,4 @@
-// Bricard's mechanism in every engine that builds it (Simbody, MuJoCo, ODE;
-// not Bullet), against femc's own model file of Simbody's geometry at 256
+// Bricard's mechanism in every engine (Simbody, MuJoCo, ODE, Bullet), against femc's own model file of Simbody's geometry at 256
 // bits, where the redundancy is exact (model_files.hpp).
 //
 // engines/common/…/bricard_model.hpp writes the mechanism as a spatial model
@@ -21,7 +20,9 @@
 //   V = blockdiag(I, ½E(p)ᵀ) per body (ṗ = ½E(p)ᵀω), M_ode = VᵀM V and
 //   Q_ode = Vᵀ(Q − M V̇u) exactly (the J₀ p pᵀ part of femc's M vanishes on
 //   V, E p = 0),
-//   and Null(J_ode) = W·Null(A), W = blockdiag(I, 2E(p)) (ω = 2E(p)ṗ).
+//   and Null(J_ode) = W·Null(A), W = blockdiag(I, 2E(p)) (ω = 2E(p)ṗ);
+//   Bullet (pin angles; it exposes M⁻¹, not M): M⁻¹, the free acceleration
+//   v*/h = M⁻¹Q and the weld rows' null space, at rest (bullet_checks).
 // at rest and moving (the one motion, the first pin at the example's
 // kSpeed0). MuJoCo's and ODE's rows are soft: their answers are their
 // campaigns'.
@@ -40,6 +41,7 @@
 // M and Q (in maximal coordinates, ODE's, neither depends on it: the first
 // link 1e-6 heavier), the second pin's offset 1e-6 longer for the null
 // space, b and u̇ off by 1e-6 relative.
+#include <Eigen/LU>
 #include <Eigen/QR>
 #include <cmath>
 #include <string>
@@ -57,6 +59,9 @@
 #endif
 #ifdef FEMC_HAVE_ODE
 #include "femc/engines/ode.hpp"
+#endif
+#ifdef FEMC_HAVE_BULLET
+#include "femc/engines/bullet.hpp"
 #endif
 
 namespace femc::engines::model_files {
@@ -143,6 +148,8 @@ struct Femc {
   System<rational> joint_system;
   Matrix<double> VtMV, WT;    // VᵀM V (ODE's coordinates) and W T (ODE's velocity per pin rate)
   Vector<double> ode_Q, ode_u;  // VᵀQ − VᵀM V̇u (ODE's force) and u = W T q̇
+  Matrix<double> Minv;          // M_j⁻¹ (Bullet exposes M⁻¹, not M)
+  Vector<double> free_accel;    // M_j⁻¹Q_j
 };
 
 Femc femc_at(Cut cut, const State& at, const Pins& pins = bricard::kPins) {
@@ -189,6 +196,9 @@ Femc femc_at(Cut cut, const State& at, const Pins& pins = bricard::kPins) {
   out.tree_residual = std::max(abs_inf(AT.topRows(AT.rows() - closure)).maxCoeff(),
                                abs_inf(bT.head(bT.size() - closure)).maxCoeff());
   out.rank = s.diagnostics.rank.rank;
+  const Eigen::PartialPivLU<Matrix<mpfr_real>> lu(MT);
+  out.Minv = as_double_matrix(Matrix<mpfr_real>(lu.inverse()));
+  out.free_accel = as_double_matrix(Vector<mpfr_real>(lu.solve(QT)));
   out.joint_system = make_system<rational>(prop::to_rational(Matrix<mpfr_real>((MT + MT.transpose()) / 2)),
                                            prop::to_rational(Matrix<mpfr_real>(AT.bottomRows(closure))),
                                            prop::to_rational(Vector<mpfr_real>(bT.tail(closure))),
@@ -402,6 +412,48 @@ void ode_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
 }
 #endif
 
+#ifdef FEMC_HAVE_BULLET
+// Bullet at rest in both fixed-base topologies: its M⁻¹ and free
+// acceleration v*/h = M⁻¹Q (read inside one step) against M_j⁻¹ and
+// M_j⁻¹Q_j, and its weld rows' null space. Bullet's links are on principal
+// axes computed in double (bullet::bricard_inertia_errors): its inertia is
+// I + ΔI, which moves M by at most δ = Σ_links 3·max|ΔI| per entry and M⁻¹,
+// to first order, by ‖M⁻¹‖∞²·n·δ per entry (‖ΔM‖∞ ≤ n·δ); M⁻¹Q by that
+// times ‖Q‖∞. Added to 16·n·ε of |M⁻¹| and of |M⁻¹||Q| (as the planar
+// loops').
+void bullet_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
+  const State at = states(a).front();  // at rest
+  const Femc f = femc_at(Cut::welded_halves, at);
+  const Femc g = femc_at(Cut::welded_halves, at, centre_off()), h = femc_at(Cut::welded_halves, at, offset_longer());
+  const Index n = 6, r = 5;
+  double delta = 0;
+  for (double d : bullet::bricard_inertia_errors()) delta += 3 * d;
+  const double Minv_inf = f.Minv.cwiseAbs().rowwise().sum().maxCoeff();
+  for (bullet::Topology t : {bullet::Topology::two_multibodies, bullet::Topology::one_multibody}) {
+    bullet::Settings s;
+    s.topology = t;
+    const auto m = bullet::bricard(s);
+    m->set_q(rounded(at.q));
+    m->set_u(Vector<double>::Zero(m->n()));
+    const bullet::Extracted e = m->step();
+    const Vector<double> free_accel = (e.v_star - e.v) / s.h;
+    const Recorder record{out, "Bullet (" + bullet::to_string(t) + ")", "Bricard", at.name};
+    record("tree map", f.tree_residual, 1e-40);
+    const double M_tol = 16 * n * kEps * max_abs(f.Minv) + Minv_inf * Minv_inf * n * delta;
+    const double Q_tol = 16 * n * kEps * (f.Minv.cwiseAbs() * f.Q.cwiseAbs()).lpNorm<Eigen::Infinity>() +
+                         Minv_inf * Minv_inf * n * delta * f.Q.lpNorm<Eigen::Infinity>();
+    double gap_e, gap;
+    const Matrix<double> Pe = null_projector(e.J, r, &gap_e);
+    const double N_tol = 16 * n * kEps / gap_e;
+    record("M⁻¹", max_abs(e.Minv - f.Minv), M_tol, max_abs(e.Minv - g.Minv), "centre of mass 1e-6 off");
+    record("M⁻¹Q", (free_accel - f.free_accel).lpNorm<Eigen::Infinity>(), Q_tol,
+           (free_accel - g.free_accel).lpNorm<Eigen::Infinity>(), "centre of mass 1e-6 off");
+    record("null space", max_abs(Pe - null_projector(f.closure, r, &gap)), N_tol,
+           max_abs(Pe - null_projector(h.closure, r, &gap)), "pin offset 1e-6 longer");
+  }
+}
+#endif
+
 }  // namespace
 
 void bricard_checks(const std::string& engine, std::vector<ModelFileCheck>& out) {
@@ -415,7 +467,10 @@ void bricard_checks(const std::string& engine, std::vector<ModelFileCheck>& out)
 #ifdef FEMC_HAVE_ODE
   if (engine == "ode") ode_checks(assemble(), out);
 #endif
-  (void)engine;  // Bullet does not build Bricard's mechanism
+#ifdef FEMC_HAVE_BULLET
+  if (engine == "bullet") bullet_checks(assemble(), out);
+#endif
+  (void)engine;
   (void)out;
 }
 

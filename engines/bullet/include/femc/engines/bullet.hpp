@@ -168,6 +168,21 @@ std::unique_ptr<Mechanism> planar_loop(const planar_loop::Loop& loop, const std:
 std::unique_ptr<Mechanism> four_bar(double theta, double omega, const Settings& settings = {},
                                     const planar_loop::Loop& lengths = planar_loop::kCrankRocker);
 
+// Bricard's mechanism of bricard.hpp in Bullet, on the grounded link as a
+// fixed base: two multibodies (pins 0–2 and 3–5, each branch of the loop
+// from the grounded link) or one (the six pins its links); each link's frame
+// at its centre of mass on its principal axes (btMultiBody takes a diagonal
+// inertia: bricard_inertia_errors), joint positions bricard.hpp's angles, the
+// cut link's halves joined by a btMultiBodyFixedConstraint at their common
+// link frame (6 rows; rank 5 on the mechanism). At the example's angles (the
+// loop closed to rounding there), at rest; gravity −9.8 along y. A floating
+// base is an InputError. position_error() gives the weld's six posErrors as
+// Bullet forms them; velocity_product is the planar loops' only.
+std::unique_ptr<Mechanism> bricard(const Settings& settings = {});
+// Per link (kPins' order), the largest entry of |S diag(moments) Sᵀ − I| in
+// double: the inertia Bullet is given against bricard.hpp's.
+std::vector<double> bricard_inertia_errors();
+
 // The Gauss problem Bullet's solver is given (header): M = (sym M⁻¹)⁻¹ on
 // Bullet's M⁻¹ (the inverse at 256 bits, rounded to rational; M⁻¹'s
 // asymmetry is its rounding, counted in answer_bound), A = J on the enabled
