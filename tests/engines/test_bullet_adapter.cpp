@@ -362,5 +362,64 @@ TEST(BulletAdapter, BricardsWeldRowsAreTheDerivativeOfBulletsPositionErrors) {
   EXPECT_THROW(bricard({Topology::floating_base}), InputError);
 }
 
+// Bricard's start (bullet::bricard's speed0): the first pin at the example's
+// speed and the others along the mechanism's one motion, so that Bullet's
+// own weld rows at the start give J u = 0 to their rounding, 16·n·ε of
+// ‖J‖∞‖u‖∞ (the rows' recursion and the null vector's SVD), normwise: at
+// the example's angles three of the six rows are zero but for rounding
+// (their entries ~1e-15, left by the recursion's cancellation at the
+// links' magnitudes), so |J||u| entrywise is no scale for them (it failed:
+// J u 4.9e-15 against 8.9e-28 on row 0). A rate off by 1e-6 must fail it.
+// At speed0 = 0 the mechanism is at rest.
+TEST(BulletAdapter, BricardStartsAlongItsOneMotion) {
+  for (Topology t : {Topology::two_multibodies, Topology::one_multibody}) {
+    const auto m = bricard({t});
+    SCOPED_TRACE(m->name());
+    const Vector<double> u = m->u();
+    EXPECT_EQ(u(0), bricard::kSpeed0);
+    const Extracted e = m->step();
+    const double tol = 16 * double(e.n) * 2 * kU * e.J_magnitude.cwiseAbs().rowwise().sum().maxCoeff() *
+                       u.lpNorm<Eigen::Infinity>();
+    std::cout << "  |J u|∞ " << (e.J * u).lpNorm<Eigen::Infinity>() << " against " << tol << "\n";
+    EXPECT_LE((e.J * u).lpNorm<Eigen::Infinity>(), tol);
+    // The wrong rate: the largest after the first pin's (the one motion
+    // keeps some pins still at the example's start).
+    Index k = 1;
+    u.tail(5).cwiseAbs().maxCoeff(&k);
+    Vector<double> wrong = u;
+    wrong(k + 1) *= 1 + 1e-6;
+    EXPECT_GT((e.J * wrong).lpNorm<Eigen::Infinity>(), tol);
+    EXPECT_TRUE(bricard({t}, 0.0)->u().isZero());
+  }
+  EXPECT_THROW(bricard({}, NAN), InputError);
+}
+
+// The impulse cap (reports/engines' finding): at Bricard's start converged
+// PGS leaves a weld row at Bullet's ±100 N·s, and its Δv is far from the
+// solution of its rows' equalities; with the cap lifted it is within
+// answer_bound. A cap that is not positive is an InputError.
+TEST(BulletAdapter, TheImpulseCapBindsOnBricardsWeldAtItsStart) {
+  for (Topology t : {Topology::two_multibodies, Topology::one_multibody}) {
+    Settings s{t};
+    s.iterations = 50000;
+    const Extracted capped = bricard(s)->step();
+    SCOPED_TRACE(to_string(t));
+    const OwnSolution x = solve_own(capped);
+    const double scale = x.dv.lpNorm<Eigen::Infinity>();
+    EXPECT_EQ(capped.lambda.cwiseAbs().maxCoeff(), s.max_applied_impulse);
+    EXPECT_GT((capped.dv() - x.dv).lpNorm<Eigen::Infinity>(), 1e-2 * scale);
+    s.max_applied_impulse = INFINITY;
+    const Extracted lifted = bricard(s)->step();
+    const OwnSolution y = solve_own(lifted);
+    EXPECT_GT(lifted.lambda.cwiseAbs().maxCoeff(), 100.0);
+    EXPECT_LE((lifted.dv() - y.dv).lpNorm<Eigen::Infinity>(), answer_bound(lifted, y));
+  }
+  Settings bad;
+  bad.max_applied_impulse = 0;
+  EXPECT_THROW(bricard(bad), InputError);
+  bad.max_applied_impulse = NAN;
+  EXPECT_THROW(four_bar(1.0, 2.0, bad), InputError);
+}
+
 }  // namespace
 }  // namespace femc::engines::bullet

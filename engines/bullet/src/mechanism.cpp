@@ -19,6 +19,7 @@
 #include <Eigen/Eigenvalues>
 #include <array>
 #include <Eigen/QR>
+#include <Eigen/SVD>
 #include <cmath>
 
 #include "femc/engines/bricard.hpp"
@@ -397,6 +398,8 @@ Matrix<double> closure_jacobian(const Mechanism::Impl& m, const loop::Loop& L) {
 
 // The world and its solver (Settings), gravity along −y.
 void start(Mechanism::Impl& m, const Settings& s, double gravity) {
+  if (!(s.max_applied_impulse > 0))  // +∞ lifts the cap
+    throw InputError("max_applied_impulse", "a positive impulse cap (N·s), not " + std::to_string(s.max_applied_impulse));
   m.settings = s;
   switch (s.solver) {
     case SolverKind::pgs:
@@ -505,6 +508,7 @@ std::unique_ptr<Mechanism> planar_loop(const loop::Loop& L, const std::vector<do
   m.closure = std::make_unique<btMultiBodyPoint2Point>(m.bodies[std::size_t(m.end.body)].get(), m.end.link,
                                                        m.bodies[std::size_t(m.rocker.body)].get(), m.rocker.link,
                                                        m.pivot_end, m.pivot_rocker);
+  m.closure->setMaxAppliedImpulse(s.max_applied_impulse);
   m.world->addMultiBodyConstraint(m.closure.get());
   // Assembly: planar_loop's closed angles, then Newton on Bullet's own
   // closure error (x, y rows) to ≤ 1e-15 or six steps.
@@ -595,7 +599,8 @@ std::vector<double> bricard_inertia_errors() {
   return out;
 }
 
-std::unique_ptr<Mechanism> bricard(const Settings& s) {
+std::unique_ptr<Mechanism> bricard(const Settings& s, double speed0) {
+  if (!std::isfinite(speed0)) throw InputError("speed0", "a finite first-pin speed, not " + std::to_string(speed0));
   if (!(s.h > 0) || !std::isfinite(s.h)) throw InputError("h", "a positive step, not " + std::to_string(s.h));
   if (s.iterations < 1) throw InputError("iterations", "at least 1, not " + std::to_string(s.iterations));
   if (s.topology == Topology::floating_base)
@@ -659,6 +664,7 @@ std::unique_ptr<Mechanism> bricard(const Settings& s) {
   m.closure = std::make_unique<btMultiBodyFixedConstraint>(m.bodies[std::size_t(m.end.body)].get(), m.end.link,
                                                            m.bodies[std::size_t(m.rocker.body)].get(), m.rocker.link,
                                                            m.pivot_end, m.pivot_rocker, m.frame_end, m.frame_rocker);
+  m.closure->setMaxAppliedImpulse(s.max_applied_impulse);
   m.world->addMultiBodyConstraint(m.closure.get());
   // At the example's angles, at rest: they close the loop to double's
   // rounding (femc's 256-bit assembly is within 2.3e-16 rad of them).
@@ -670,7 +676,22 @@ std::unique_ptr<Mechanism> bricard(const Settings& s) {
   if (!(closure <= 1e-12))
     throw MethodError("Bullet: Bricard's loop does not close at the example's angles (|posError|∞ = " +
                       std::to_string(closure) + ")");
-  return std::make_unique<Mechanism>(std::move(impl), "Bricard (" + to_string(s.topology) + ", " + to_string(s.solver) + ")", s);
+  auto out = std::make_unique<Mechanism>(std::move(impl), "Bricard (" + to_string(s.topology) + ", " + to_string(s.solver) + ")", s);
+  if (speed0 == 0) return out;
+  // The one motion: u along the null vector of the weld's rows, Bullet's own
+  // J (m_jacobians, read from one step at rest, after which the state is
+  // set back: the rows are formed at the step's starting positions), scaled
+  // to the first pin's speed. At the example's angles the rows have rank 5
+  // to double (σ₆/σ₁ at rounding, σ₅/σ₁ = 0.34): the null vector is their
+  // sixth right singular vector.
+  const Extracted rest = out->step();
+  const Eigen::JacobiSVD<Matrix<double>> svd(rest.J, Eigen::ComputeFullV);
+  const Vector<double> nu = svd.matrixV().col(5);
+  if (!(std::abs(nu(0)) > 1e-3))
+    throw MethodError("Bullet: Bricard's one motion does not turn the first pin (|ν₀| = " + std::to_string(nu(0)) + ")");
+  out->set_q(q);
+  out->set_u(Vector<double>(nu * (speed0 / nu(0))));
+  return out;
 }
 
 VelocityProduct velocity_product(Mechanism& m) {

@@ -10,9 +10,11 @@
 // read from Bullet, and the findings, each with its problem as a `femc solve`
 // input.
 #include <Eigen/Cholesky>
+#include <Eigen/SVD>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <memory>
 #include <ostream>
@@ -43,12 +45,31 @@ constexpr int kConverged = 50000;
 
 const Topology kTopologies[] = {Topology::two_multibodies, Topology::one_multibody, Topology::floating_base};
 
+// How a mechanism is built at its start, under given settings.
+using Start = std::function<std::unique_ptr<Mechanism>(const Settings&)>;
+
+// A planar loop at its leading angles and speeds (bullet::planar_loop).
+Start planar(const loop::Loop& lengths, std::vector<double> leading, std::vector<double> speeds) {
+  return [&lengths, leading, speeds](const Settings& s) { return bullet::planar_loop(lengths, leading, speeds, s); };
+}
+// Bricard's mechanism at the example's start (bullet::bricard: its angles,
+// the first pin at kSpeed0 along the one motion), its closure's impulse cap
+// Bullet's 100 N·s or lifted (+∞): every step from it, by any solver, keeps
+// that cap.
+Start bricard_start(double impulse_cap) {
+  return [impulse_cap](Settings s) {
+    s.max_applied_impulse = impulse_cap;
+    return bullet::bricard(s);
+  };
+}
+constexpr double kImpulseCap = Settings{}.max_applied_impulse;  // Bullet's default
+const std::string kNoCap = ", no impulse cap";
+
 // A state of one of Bullet's mechanisms, from which any solver takes one step.
 struct State {
   std::string mechanism, state_class;
   Topology topology;
-  const loop::Loop* lengths;
-  std::vector<double> leading, speeds;  // what the mechanism is built at
+  Start start;                          // what the mechanism is built at
   Vector<double> q, u;                  // then set to (empty: as built)
   std::vector<double> base_pose;        // a floating base's
   double theta = 0, omega = 0, t = 0;   // the first joint's angle and rate
@@ -56,7 +77,7 @@ struct State {
 
 std::unique_ptr<Mechanism> at(const State& s, Settings settings) {
   settings.topology = s.topology;
-  auto m = bullet::planar_loop(*s.lengths, s.leading, s.speeds, settings);
+  auto m = s.start(settings);
   if (s.q.size() > 0) {
     m->set_base_pose(s.base_pose);
     m->set_q(s.q);
@@ -116,6 +137,16 @@ Evaluation evaluate(const State& s, Config c) {
   return ev;
 }
 
+// The first enabled row whose impulse Bullet left at its cap (m_lowerLimit,
+// m_upperLimit: ±max_applied_impulse), or −1. There Bullet solves a
+// box-constrained problem, not own_problem's equalities.
+Index capped_row(const Evaluation& ev) {
+  const Extracted& e = ev.e;
+  for (Index i = 0; i < e.m; ++i)
+    if (e.jac_diag_inv(i) != 0 && (e.lambda(i) >= e.upper(i) || e.lambda(i) <= e.lower(i))) return i;
+  return -1;
+}
+
 // (i)'s row: Bullet's Δv and the impulse it applied, Jᵀλ, against femc's.
 // The impulse's bound: Jᵀλ̂ = M·M⁻¹Jᵀλ̂, and Bullet's unit responses
 // M⁻¹J_iᵀ are within γ_{4n}|M⁻¹||J_i|ᵀ of its M⁻¹'s (test_bullet_adapter's
@@ -162,6 +193,9 @@ Row conformance_row(const Evaluation& ev) {
   r.pass = ev.finite && r.error <= r.bound && r.force_error <= r.force_bound && r.bound < 1;
   if (r.bound >= 1) r.note = "bound ≥ |Δv|∞: no check";
   if (!ev.finite) r.note = "non-finite Δv";
+  if (const Index k = capped_row(ev); k >= 0)
+    r.note = "impulse cap binds: row " + std::to_string(k) + " at |λ| = " + num(std::abs(e.lambda(k))) +
+             " N·s; the problem Bullet solves is box-constrained";
   // Outside the bound: is Bullet's answer the solution with one direction
   // fewer (a solver that does not move along the smallest one)?
   if (ev.finite && r.error > r.bound) {
@@ -178,17 +212,17 @@ Row conformance_row(const Evaluation& ev) {
 
 // `samples` states along Bullet's own trajectory at its defaults (PGS, 10
 // iterations) from the mechanism's start over `span` seconds.
-void trajectory(Topology t, const std::string& name, const loop::Loop& lengths, const std::vector<double>& leading,
-                const std::vector<double>& speeds, double span, bool quick, std::vector<State>& states) {
+void trajectory(Topology t, const std::string& name, const Start& start, double span, bool quick,
+                std::vector<State>& states, const std::string& variant = "") {
   Settings settings;
   settings.topology = t;
-  auto m = bullet::planar_loop(lengths, leading, speeds, settings);
+  auto m = start(settings);
   const int samples = quick ? 4 : 24;
   const int steps = int(std::lround(span / settings.h));
   for (int k = 0, step = 0; k < samples; ++k) {
     const int target = steps * k / (samples - 1);
     for (; step < target; ++step) m->step();
-    State s{name, "trajectory (" + bullet::to_string(t) + ")", t, &lengths, leading, speeds, m->q(), m->u(), m->base_pose()};
+    State s{name, "trajectory (" + bullet::to_string(t) + variant + ")", t, start, m->q(), m->u(), m->base_pose()};
     std::tie(s.theta, s.omega) = first_joint(*m);
     s.t = step * settings.h;
     states.push_back(std::move(s));
@@ -200,13 +234,22 @@ const std::vector<double> kClosedChainSpeeds{1.0, -1.0, 0.5, 0.3};
 std::vector<State> campaign_states(bool quick) {
   std::vector<State> states;
   for (Topology t : kTopologies) {
-    trajectory(t, "crank-rocker", loop::kCrankRocker, {1.0}, {2.0}, 3.0, quick, states);
+    trajectory(t, "crank-rocker", planar(loop::kCrankRocker, {1.0}, {2.0}), 3.0, quick, states);
     // Moving from the start: on a floating base a loop released from rest
     // falls as one body, and Δv is rounding (no check).
-    trajectory(t, "closed chain", loop::kClosedChain, loop::kClosedChainStart, kClosedChainSpeeds, 3.0, quick, states);
+    trajectory(t, "closed chain", planar(loop::kClosedChain, loop::kClosedChainStart, kClosedChainSpeeds), 3.0, quick,
+               states);
+    // Bricard's mechanism from the example's start over 1 s, as the other
+    // engines' campaigns (it is built on fixed bases only), at Bullet's
+    // impulse cap, where the weld needs more on one row at the start and
+    // slips (the finding), and with the cap lifted.
+    if (t != Topology::floating_base) {
+      trajectory(t, "Bricard", bricard_start(kImpulseCap), 1.0, quick, states);
+      trajectory(t, "Bricard", bricard_start(INFINITY), 1.0, quick, states, kNoCap);
+    }
     for (const auto& [theta, folded] : change_point_states(quick)) {
       State s{"change-point", (folded ? "folded at θ = 0 (" : "near singular (") + bullet::to_string(t) + ")", t,
-              &loop::kChangePoint, {theta}, {1.0}, {}, {}, {}};
+              planar(loop::kChangePoint, {theta}, {1.0}), {}, {}, {}};
       s.theta = theta;
       s.omega = 1.0;
       states.push_back(std::move(s));
@@ -304,7 +347,7 @@ HardGauss hard_gauss_sweep(bool quick, Files& files, std::ostream& log) {
   for (int its : iteration_counts)
     for (int k = 0; k < exact_states; ++k) {
       const double theta = 2 * M_PI * k / exact_states;
-      const State s{"crank-rocker", "exact", Topology::two_multibodies, &loop::kCrankRocker, {theta}, {2.0}};
+      const State s{"crank-rocker", "exact", Topology::two_multibodies, planar(loop::kCrankRocker, {theta}, {2.0})};
       note("exact states", Settings{}.h, its, k, 0, distance(s, its, Settings{}.h));
     }
   const std::vector<double> hs = quick ? std::vector<double>{1.0 / 60} : std::vector<double>{1.0 / 240, 1.0 / 60, 1.0 / 15};
@@ -316,14 +359,14 @@ HardGauss hard_gauss_sweep(bool quick, Files& files, std::ostream& log) {
     for (int k = 0, step = 0; k < samples; ++k) {
       const int target = steps * (k + 1) / samples;
       for (; step + 1 < target; ++step) m->step();
-      State s{"crank-rocker", "trajectory", Topology::two_multibodies, &loop::kCrankRocker, {1.0}, {2.0},
+      State s{"crank-rocker", "trajectory", Topology::two_multibodies, planar(loop::kCrankRocker, {1.0}, {2.0}),
               m->q(), m->u(), m->base_pose()};
       for (int its : iteration_counts) note("trajectory", h, its, k, step * h, distance(s, its, h));
     }
   }
   files["bullet_hard_gauss.csv"] = csv_out.str();
   {
-    const State s{"crank-rocker", "exact", Topology::two_multibodies, &loop::kCrankRocker, {1.0}, {2.0}};
+    const State s{"crank-rocker", "exact", Topology::two_multibodies, planar(loop::kCrankRocker, {1.0}, {2.0})};
     const Distance d = distance(s, 10, Settings{}.h);
     SystemText text = to_system_text(d.truth);
     text.data_precision = "double";
@@ -399,7 +442,10 @@ std::string solver_table(const std::vector<Evaluation>& evs) {
   std::vector<std::string> order;
   std::map<std::string, Group> groups;
   for (const Evaluation& ev : evs) {
-    const std::string states = ev.state->mechanism == "change-point" ? "change-point" : "trajectories";
+    const bool no_cap = ev.state->state_class.find(kNoCap) != std::string::npos;
+    const std::string states = ev.state->mechanism == "change-point" ? "change-point"
+                               : ev.state->mechanism == "Bricard"    ? (no_cap ? "Bricard (no impulse cap)" : "Bricard")
+                                                                     : "trajectories";
     const std::string key = bullet::to_string(ev.state->topology) + " | " + states + " | " +
                             bullet::to_string(ev.config.solver) + " | " +
                             std::to_string(ev.config.iterations) +
@@ -449,12 +495,19 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
      << sci(hard.damping) << " of |q̈|∞ on the crank-rocker ((ii)'s damping part), as the velocity-level target "
         "without J̇u does by up to "
      << sci(hard.velocity_product) << ".\n";
-  auto fixed = [](const Evaluation& ev) { return ev.state->topology != Topology::floating_base; };
+  // The fixed-base planar loops, whose z row Bullet disables (Bricard's six
+  // weld rows are all enabled: its own finding below).
+  auto fixed = [](const Evaluation& ev) {
+    return ev.state->topology != Topology::floating_base && ev.state->mechanism != "Bricard";
+  };
   auto within_one = [](const Evaluation& ev) { return ev.state->topology != Topology::two_multibodies; };
   auto ratio = [](const Evaluation& ev) { return mlcp_ratio(ev); };
   // The MLCP matrix within one multibody.
   {
-    auto trajectory_state = [](const Evaluation& ev) { return ev.state->mechanism != "change-point"; };
+    // The planar loops' trajectories (Bricard's weld has its own findings below).
+    auto trajectory_state = [](const Evaluation& ev) {
+      return ev.state->mechanism != "change-point" && ev.state->mechanism != "Bricard";
+    };
     auto dantzig_on = [&](const Evaluation& ev) {
       return ev.config.solver == SolverKind::mlcp_dantzig && trajectory_state(ev);
     };
@@ -465,7 +518,11 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
         evs, [&](const Evaluation& ev) { return is_mlcp(ev.config.solver) && within_one(ev); },
         [](const Evaluation& ev) { return ev.mlcp_gap; });
     const Evaluation* between = worst(
-        evs, [&](const Evaluation& ev) { return is_mlcp(ev.config.solver) && !within_one(ev); }, ratio);
+        evs,
+        [&](const Evaluation& ev) {
+          return is_mlcp(ev.config.solver) && !within_one(ev) && ev.state->mechanism != "Bricard";
+        },
+        ratio);
     int one = 0, one_within = 0, two = 0, two_within = 0;
     for (const Evaluation& ev : evs)
       if (dantzig_on(ev)) {
@@ -483,7 +540,7 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
             "the ends share coordinates, a floating base). Its largest entry off J·M⁻¹Jᵀ of Bullet's own rows is "
          << sci(gap->mlcp_gap) << " (" << gap->state->mechanism << ", " << bullet::to_string(gap->state->topology)
          << "; the product's rounding there " << sci(gap->mlcp_tolerance)
-         << "); between two multibodies every entry is within " << (between ? sci(ratio(*between)) : std::string("—"))
+         << "); between two multibodies every entry of the planar loops' is within " << (between ? sci(ratio(*between)) : std::string("—"))
          << " times its rounding. Dantzig's Δv follows the wrong A: on the trajectories within one multibody it is "
             "within the bound on "
          << one_within << " of " << one << " states and up to " << sci(dantzig->error)
@@ -503,7 +560,7 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
         ++states, fell += ev.e.fell_back;
     if (fell > 0)
       md << "- **Lemke falls back to PGS, silently,** on " << fell << " of " << states
-       << " fixed-base states: the disabled z row leaves a zero row and column in A, btLemkeSolver fails on it, "
+       << " fixed-base planar-loop states: the disabled z row leaves a zero row and column in A, btLemkeSolver fails on it, "
           "and btMultiBodyMLCPConstraintSolver::solveGroupCacheFriendlyIterations runs PGS instead (m_fallback, "
           "counted by getNumFallbacks; nothing is printed), at the solver's iteration count: at Bullet's 10 its "
           "answer is PGS's unconverged one.\n";
@@ -523,7 +580,7 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
     if (first) {
       const std::string file = "systems/bullet_" + slug(first->state->mechanism) + "_mlcp_pgs_nan.json";
       md << "- **btSolveProjectedGaussSeidel returns NaN as a success** on " << nan << " of " << states
-         << " fixed-base states: it divides by A's diagonal (btSolveProjectedGaussSeidel.h), zero on the disabled "
+         << " fixed-base planar-loop states: it divides by A's diagonal (btSolveProjectedGaussSeidel.h), zero on the disabled "
             "row, returns true, and the multibodies' velocities become NaN; no fallback runs. The problem it was "
             "given is well posed: `"
          << file << "`.\n";
@@ -537,12 +594,12 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
         evs,
         [](const Evaluation& ev) {
           return ev.config.solver == SolverKind::pgs && ev.config.iterations == 10 &&
-                 ev.state->mechanism != "change-point";
+                 ev.state->mechanism != "change-point" && ev.state->mechanism != "Bricard";
         },
         [](const Evaluation& ev) { return ev.finite ? ev.error : 0; });
     int converged = 0, converged_within = 0;
     for (const Evaluation& ev : evs)
-      if (ev.config.solver == SolverKind::pgs && ev.config.iterations == kConverged)
+      if (ev.config.solver == SolverKind::pgs && ev.config.iterations == kConverged && ev.state->mechanism != "Bricard")
         ++converged, converged_within += ev.finite && ev.error <= ev.bound;
     if (pgs) {
       const std::string file = "systems/bullet_" + slug(pgs->state->mechanism) + "_" +
@@ -550,7 +607,7 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
       md << "- **PGS at Bullet's 10 iterations** is up to " << sci(pgs->error) << " from the solution of its own "
          << "problem along the trajectories (relative; " << pgs->state->mechanism << ", " << pgs->state->state_class
          << ", t = " << sci(pgs->state->t) << " s). Run to " << kConverged << " iterations it is within the bound on "
-         << converged_within << " of " << converged << " states of (i). `" << file << "`.\n";
+         << converged_within << " of " << converged << " planar-loop states of (i). `" << file << "`.\n";
       files[file] = problem_json(*pgs, "Bullet's default PGS, 10 iterations, stops far from the solution.");
     }
   }
@@ -612,6 +669,81 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
        << live << " states of Bullet's own floating-base trajectories, whose loop error reaches " << sci(drift)
        << " m at its 10 iterations, femc's rank is 3.\n";
   }
+  // Bricard's weld and the impulse cap.
+  {
+    auto start_of = [&](const std::string& cls) {
+      return worst(
+          evs,
+          [&](const Evaluation& ev) {
+            return ev.state->mechanism == "Bricard" && ev.state->state_class == cls && ev.state->t == 0 &&
+                   ev.config.solver == SolverKind::pgs && ev.config.iterations == kConverged;
+          },
+          [](const Evaluation&) { return 0.0; });
+    };
+    const std::string two = "trajectory (" + bullet::to_string(Topology::two_multibodies);
+    const Evaluation* capped = start_of(two + ")");
+    const Evaluation* free = start_of(two + kNoCap + ")");
+    int states = 0, binds = 0, free_states = 0, free_within = 0;
+    double drift = 0, drift_free = 0, free_error = 0, weakest = INFINITY;
+    for (const Row& r : rows) {
+      if (r.mechanism != "Bricard") continue;
+      if (r.state_class.find(kNoCap) != std::string::npos) {
+        drift_free = std::max(drift_free, r.violation);
+        ++free_states;
+        free_within += r.pass;
+        free_error = std::max(free_error, r.error);
+        if (r.rank_femc == 6) weakest = std::min(weakest, r.sigma_ratio);
+        continue;
+      }
+      ++states;
+      binds += r.note.rfind("impulse cap binds", 0) == 0;
+      drift = std::max(drift, r.violation);
+    }
+    int dantzig = 0, dantzig_within = 0;
+    double mlcp_between = 0;  // the MLCP matrix's largest gap ÷ its rounding, between two multibodies
+    for (const Evaluation& ev : evs)
+      if (ev.state->mechanism == "Bricard" && ev.state->topology == Topology::two_multibodies &&
+          is_mlcp(ev.config.solver)) {
+        mlcp_between = std::max(mlcp_between, mlcp_ratio(ev));
+        if (ev.state->state_class.find(kNoCap) != std::string::npos && ev.config.solver == SolverKind::mlcp_dantzig)
+          ++dantzig, dantzig_within += ev.finite && ev.error <= ev.bound;
+      }
+    const Index k = capped ? capped_row(*capped) : -1;
+    if (k >= 0 && free) {
+      const std::string file = "systems/bullet_bricard_impulse_cap.json";
+      md << "- **Bullet's impulse cap binds on Bricard's weld.** Every row's impulse is kept within ±"
+         << num(kImpulseCap)
+         << " N·s a step (btMultiBodyConstraint's m_maxAppliedImpulse, a default the user does not see). At the "
+            "example's start (first pin at "
+         << num(bricard::kSpeed0) << " rad/s, h = 1/60) the weld's row " << k << " needs "
+         << sci(std::abs(free->e.lambda(k)))
+         << " N·s (converged PGS with the cap lifted; the row's impulse is unique: the rows' redundant direction "
+            "w, Jᵀw = 0, has |w_"
+         << k << "| = "
+         << sci(std::abs(Eigen::JacobiSVD<Matrix<double>>(capped->e.J, Eigen::ComputeFullU).matrixU()(k, 5)))
+         << "): Bullet leaves it at the cap and its Δv is "
+         << sci(capped->error) << " from the solution of its rows' equalities (relative; with the cap lifted "
+         << sci(free->error) << ", its bound " << sci(free->bound) << "). Converged PGS ends at the cap on " << binds
+         << " of " << states << " states of Bullet's trajectories; nothing is reported. `" << file
+         << "` (`femc solve` gives its exact Δv, Jᵀλ its Qc).\n";
+      files[file] = problem_json(*capped, "Bullet's impulse cap (100 N·s) binds on this problem's row " +
+                                              std::to_string(k) + ".");
+    }
+    if (free_states > 0)
+      md << "- **Bricard's loop opens along Bullet's own trajectory,** with the cap or without it: |posError|∞ "
+            "reaches "
+         << sci(drift) << " m within 1 s (" << sci(drift_free)
+         << " with the cap lifted) at its defaults (10 PGS iterations a step, ERP " << num(Settings{}.erp)
+         << "). On the opened loop "
+            "the weld's six rows have full rank, weakly (d₆/d₁ down to "
+         << sci(weakest) << "), and converged PGS (" << kConverged << " iterations, the cap lifted) is within the bound on "
+         << free_within << " of " << free_states << " states, up to " << sci(free_error)
+         << " from the solution (relative); the MLCP's Dantzig between two multibodies, a direct solve, on "
+         << dantzig_within << " of " << dantzig
+         << ". Its matrix there is up to " << sci(mlcp_between)
+         << " times the rounding bound of the rows' product J·unitᵀ off it (γ_{n+7}, rigorous for that dot "
+            "product: Bullet forms some entry another way; not yet traced).\n";
+  }
   md << "- **Read, not run: split islands off.** With m_splitIslands false, btMultiBodyDynamicsWorld's "
         "MultiBodyInplaceSolverIslandCallback::processIsland passes m_numConstraints as the multibody "
         "constraints' count (engines/UPSTREAM.md).\n";
@@ -629,7 +761,9 @@ std::string section(const std::vector<Row>& rows, const std::string& hard_gauss,
      << "The planar loops of planar_loop.hpp as btMultiBody trees of pins closed by a btMultiBodyPoint2Point (3 "
         "rows, the z row identically zero on fixed bases), in three arrangements (iv): the chain and the rocker two fixed-base "
         "multibodies, the joint between them; one fixed-base multibody with two branches, the joint within it; "
-        "the same on a floating base (the ground a free 1 kg rod). Bricard's mechanism is built in Bullet for the 256-bit model-file comparison (its section below: at femc's assembled configuration, at rest), not along Bullet's trajectories here. "
+        "the same on a floating base (the ground a free 1 kg rod). Bricard's mechanism of bricard.hpp on the grounded link as a fixed base, two multibodies "
+        "(pins 0–2, 3–5) or one, the cut link's halves joined by a btMultiBodyFixedConstraint (6 rows, rank 5 on "
+        "the mechanism: one redundant, every row enabled). "
         "The adapter reads, inside Bullet's solver, each row's J, m_rhs, m_jacDiagABInv and unit response, M⁻¹ "
         "(calcAccelerationDeltasMultiDof) and v*. What the rows define: Δv minimizing ΔvᵀMΔv subject to J Δv = "
         "m_rhs/m_jacDiagABInv on the enabled rows (engines/bullet/include/femc/engines/bullet.hpp), solved by "
@@ -639,7 +773,9 @@ std::string section(const std::vector<Row>& rows, const std::string& hard_gauss,
      << " iterations), against it to `answer_bound` (c = 16(n + m): the products J Δv̂ and the accumulation of "
         "the unit responses); the impulse it applied, Jᵀλ, against the exact one. Along Bullet's own "
         "trajectories at its defaults (3 s at h = 1/60: the crank-rocker from 1 rad at 2 rad/s, the closed "
-        "chain from its start at rates (1, −1, 0.5, 0.3) rad/s), each state stepped once more by the solver under test; the change-point four-bar "
+        "chain from its start at rates (1, −1, 0.5, 0.3) rad/s; Bricard's mechanism from the example's start, the "
+        "first pin at "
+     << num(bricard::kSpeed0) << " rad/s, over 1 s), each state stepped once more by the solver under test; the change-point four-bar "
         "towards its folded configuration at 1 rad/s. Rank agrees: Bullet's answer is within the bound of femc's "
         "solution at femc's rank (or, where it is not, nearer the solution with one direction dropped). All rows: `bullet.csv` (its violation column is Bullet's position error "
         "|posError|∞ in m).\n\n"

@@ -14,15 +14,16 @@
 // compared with femc's construction at q*:
 //   Simbody, MuJoCo (pin angles): M = TᵀM T, Q = Tᵀ(Q − M Ṫq̇), the null
 //   space of the engine's closure rows against that of the weld's rows of
-//   A T (bricard_model.hpp's T = ∂x/∂q), Simbody's b against b − A Ṫq̇
-//   (through A⁺b: below) and its u̇ against the model's q̈ = T⁺(ẍ − Ṫq̇);
+//   A T (bricard_model.hpp's T = ∂x/∂q), Simbody's b and MuJoCo's −J̇v
+//   (its rows differenced along v: the b of its rows made hard) against
+//   b − A Ṫq̇ (through A⁺b: below), Simbody's u̇ against the model's q̈ = T⁺(ẍ − Ṫq̇);
 //   ODE (maximal coordinates in space, u = (v, ω) per body): through
 //   V = blockdiag(I, ½E(p)ᵀ) per body (ṗ = ½E(p)ᵀω), M_ode = VᵀM V and
 //   Q_ode = Vᵀ(Q − M V̇u) exactly (the J₀ p pᵀ part of femc's M vanishes on
 //   V, E p = 0),
 //   and Null(J_ode) = W·Null(A), W = blockdiag(I, 2E(p)) (ω = 2E(p)ṗ);
 //   Bullet (pin angles; it exposes M⁻¹, not M): M⁻¹, the free acceleration
-//   v*/h = M⁻¹Q and the weld rows' null space, at rest (bullet_checks).
+//   v*/h = M⁻¹Q and the weld rows' null space (bullet_checks),
 // at rest and moving (the one motion, the first pin at the example's
 // kSpeed0). MuJoCo's and ODE's rows are soft: their answers are their
 // campaigns'.
@@ -239,13 +240,16 @@ Vector<double> min_norm_point(const Matrix<double>& A, const Vector<double>& b, 
   return svd.matrixV().leftCols(r) * c.cwiseQuotient(svd.singularValues().head(r));
 }
 
-// An engine in pin angles at a state: its M, Q, closure rows J, b and
-// (Simbody) u̇.
+// An engine in pin angles at a state: its M, Q, closure rows J, the b of
+// its hard rows and (Simbody) u̇.
 struct JointEngine {
   std::string name;
   Matrix<double> M, J;
-  Vector<double> Q, b, udot;  // b, udot empty for a soft engine
+  Vector<double> Q, b, udot;  // udot empty for a soft engine
   double inertia_error = 0;   // MuJoCo's Σ 3·max|ΔI| (header)
+  // b's error beyond its rounding, ∞-norm: MuJoCo's b is −J̇v by differences
+  // of its own rows (it never forms it), with their Richardson estimate.
+  double b_error = 0;
 };
 
 void check_joint_engine(const JointEngine& e, const State& at, std::vector<ModelFileCheck>& out) {
@@ -272,7 +276,7 @@ void check_joint_engine(const JointEngine& e, const State& at, std::vector<Model
          "centre of mass 1e-6 off");
   record("null space", max_abs(Pe - Pf), N_tol, max_abs(Pe - null_projector(h.closure, r, &gap)),
          "pin offset 1e-6 longer");
-  if (e.udot.size() == 0) return;
+  if (e.b.size() == 0) return;
   // b. The engine's rows are not femc's (any R·A_j has the same null space),
   // and its b is R·b_j then: what both must share is the set of
   // accelerations {q̈ : A q̈ = b}, compared through its minimum-norm point
@@ -282,8 +286,8 @@ void check_joint_engine(const JointEngine& e, const State& at, std::vector<Model
   // off the two), and to first order (Wedin, μ = √2 for A of rank 5 < 6)
   //   ‖Δ(A⁺b)‖₂ ≤ μ‖E‖₂‖b_e‖₂/σ₅² + ‖Δb‖₂/σ₅,  ‖E‖₂ ≤ n·max|E|, ‖Δb‖₂ ≤ √n·max|Δb|,
   // σ₅ the engine's; its A⁺b is formed in double by an SVD, whose own error
-  // (ε·σ₁/σ₅·|A⁺b|) the factor 16·n covers. At rest b = 0 on both sides,
-  // exactly.
+  // (ε·σ₁/σ₅·|A⁺b|) the factor 16·n covers; a b by differences adds
+  // √m·b_error/σ₅. At rest b = 0 on both sides, exactly.
   const Vector<double> sv = Eigen::JacobiSVD<Matrix<double>>(e.J).singularValues();
   const double sigma5 = sv(r - 1);
   Matrix<double> R(e.J.rows(), f.closure.rows());  // A_e A_j⁺ at rank 5, column by column
@@ -291,7 +295,8 @@ void check_joint_engine(const JointEngine& e, const State& at, std::vector<Model
     R.col(k) = e.J * min_norm_point(f.closure, Vector<double>(Vector<double>::Unit(f.closure.rows(), k)), r);
   const double R_inf = R.cwiseAbs().rowwise().sum().maxCoeff();
   const double E2 = n * 16 * n * kEps * max_abs(e.J);
-  const double db2 = std::sqrt(double(n)) * 16 * n * kEps * R_inf * f.b_scale;
+  const double db2 =
+      std::sqrt(double(n)) * 16 * n * kEps * R_inf * f.b_scale + std::sqrt(double(e.J.rows())) * e.b_error;
   const double b_tol = std::sqrt(2.0) * E2 * e.b.norm() / (sigma5 * sigma5) + db2 / sigma5;
   if (at.qd.isZero()) {
     record("b (at rest)", std::max(e.b.lpNorm<Eigen::Infinity>(), f.b.lpNorm<Eigen::Infinity>()), 0);
@@ -301,6 +306,7 @@ void check_joint_engine(const JointEngine& e, const State& at, std::vector<Model
     record("A⁺b", (min_norm_point(e.J, e.b, r) - f.particular).norm(), b_tol,
            (min_norm_point(e.J, wrong_b, r) - f.particular).norm(), "b off by 1e-6");
   }
+  if (e.udot.size() == 0) return;
   record_answer(record, e.udot, f.qdd, f.joint_system, r);
 }
 
@@ -358,7 +364,11 @@ void mujoco_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
     const mujoco::Extracted e = mujoco::extract(*m);
     double inertia_error = 0;
     for (double d : mujoco::bricard_inertia_errors(*m)) inertia_error += 3 * d;
-    check_joint_engine({"MuJoCo", e.M, e.J, e.Q, Vector<double>(), Vector<double>(), inertia_error}, at, out);
+    // MuJoCo's hard rows' b: −J̇v (its weld rows differenced along v; its
+    // aref leaves J̇v out, 2.2.2's finding in its campaign).
+    check_joint_engine({"MuJoCo", e.M, e.J, e.Q, Vector<double>(-e.Jdot_v), Vector<double>(), inertia_error,
+                        e.Jdot_v_error},
+                       at, out);
   }
 }
 #endif
@@ -413,43 +423,57 @@ void ode_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
 #endif
 
 #ifdef FEMC_HAVE_BULLET
-// Bullet at rest in both fixed-base topologies: its M⁻¹ and free
-// acceleration v*/h = M⁻¹Q (read inside one step) against M_j⁻¹ and
-// M_j⁻¹Q_j, and its weld rows' null space. Bullet's links are on principal
-// axes computed in double (bullet::bricard_inertia_errors): its inertia is
-// I + ΔI, which moves M by at most δ = Σ_links 3·max|ΔI| per entry and M⁻¹,
-// to first order, by ‖M⁻¹‖∞²·n·δ per entry (‖ΔM‖∞ ≤ n·δ); M⁻¹Q by that
-// times ‖Q‖∞. Added to 16·n·ε of |M⁻¹| and of |M⁻¹||Q| (as the planar
-// loops').
+// Bullet in both fixed-base topologies, at rest and moving: its M⁻¹ and
+// free acceleration v*/h = M⁻¹Q (read inside one step; Q with the velocity
+// terms, Q_j = Tᵀ(Q − M Ṫq̇)) against M_j⁻¹ and M_j⁻¹Q_j, and its weld
+// rows' null space. Bullet's damping is set to 0 and its velocity clamp
+// off: they are its modelling choices (its campaign measures the damping),
+// not the mechanism's dynamics, which these checks compare. Bullet's links
+// are on principal axes computed in double (bullet::bricard_inertia_errors):
+// its inertia is I + ΔI, which moves M by at most δ = Σ_links 3·max|ΔI| per
+// entry and M⁻¹, to first order, by ‖M⁻¹‖∞²·n·δ per entry (‖ΔM‖∞ ≤ n·δ);
+// M⁻¹Q by ‖M⁻¹‖∞·n·δ·‖M⁻¹Q‖∞ (Δ(M⁻¹Q) = −M⁻¹ΔM·M⁻¹Q), and by ‖M⁻¹‖∞·2s²δ through the velocity
+// terms (ΔI in −J_ωᵀ(ΔI α + ω × ΔI ω), |ω| ≤ s, |α| ≤ s², s = |q̇|₁, as
+// MuJoCo's). Added to 16·n·ε of |M⁻¹| and of ‖M⁻¹‖∞ times Q_scale (the
+// magnitudes Q_j is formed from: Bullet's recursion forms the links' forces,
+// not Q_j), and, for v*/h, the readout: v* = v + h·a is rounded at |v*| and
+// the difference v* − v at |v* − v|, 2u(|v*|∞ + |v|∞)/h with u = ε/2
+// (with the product h·a's and the division's u|a| each, inside the 16·n·ε).
 void bullet_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
-  const State at = states(a).front();  // at rest
-  const Femc f = femc_at(Cut::welded_halves, at);
-  const Femc g = femc_at(Cut::welded_halves, at, centre_off()), h = femc_at(Cut::welded_halves, at, offset_longer());
   const Index n = 6, r = 5;
   double delta = 0;
   for (double d : bullet::bricard_inertia_errors()) delta += 3 * d;
-  const double Minv_inf = f.Minv.cwiseAbs().rowwise().sum().maxCoeff();
-  for (bullet::Topology t : {bullet::Topology::two_multibodies, bullet::Topology::one_multibody}) {
-    bullet::Settings s;
-    s.topology = t;
-    const auto m = bullet::bricard(s);
-    m->set_q(rounded(at.q));
-    m->set_u(Vector<double>::Zero(m->n()));
-    const bullet::Extracted e = m->step();
-    const Vector<double> free_accel = (e.v_star - e.v) / s.h;
-    const Recorder record{out, "Bullet (" + bullet::to_string(t) + ")", "Bricard", at.name};
-    record("tree map", f.tree_residual, 1e-40);
-    const double M_tol = 16 * n * kEps * max_abs(f.Minv) + Minv_inf * Minv_inf * n * delta;
-    const double Q_tol = 16 * n * kEps * (f.Minv.cwiseAbs() * f.Q.cwiseAbs()).lpNorm<Eigen::Infinity>() +
-                         Minv_inf * Minv_inf * n * delta * f.Q.lpNorm<Eigen::Infinity>();
-    double gap_e, gap;
-    const Matrix<double> Pe = null_projector(e.J, r, &gap_e);
-    const double N_tol = 16 * n * kEps / gap_e;
-    record("M⁻¹", max_abs(e.Minv - f.Minv), M_tol, max_abs(e.Minv - g.Minv), "centre of mass 1e-6 off");
-    record("M⁻¹Q", (free_accel - f.free_accel).lpNorm<Eigen::Infinity>(), Q_tol,
-           (free_accel - g.free_accel).lpNorm<Eigen::Infinity>(), "centre of mass 1e-6 off");
-    record("null space", max_abs(Pe - null_projector(f.closure, r, &gap)), N_tol,
-           max_abs(Pe - null_projector(h.closure, r, &gap)), "pin offset 1e-6 longer");
+  for (const State& at : states(a)) {
+    const Femc f = femc_at(Cut::welded_halves, at);
+    const Femc g = femc_at(Cut::welded_halves, at, centre_off()), h = femc_at(Cut::welded_halves, at, offset_longer());
+    const double Minv_inf = f.Minv.cwiseAbs().rowwise().sum().maxCoeff();
+    const double s1 = as_double_matrix(at.qd).lpNorm<1>();
+    for (bullet::Topology t : {bullet::Topology::two_multibodies, bullet::Topology::one_multibody}) {
+      bullet::Settings s;
+      s.topology = t;
+      s.linear_damping = s.angular_damping = 0;
+      s.max_coordinate_velocity = INFINITY;
+      const auto m = bullet::bricard(s);
+      m->set_q(rounded(at.q));
+      m->set_u(rounded(at.qd));
+      const bullet::Extracted e = m->step();
+      const Vector<double> free_accel = (e.v_star - e.v) / s.h;
+      const Recorder record{out, "Bullet (" + bullet::to_string(t) + ")", "Bricard", at.name};
+      record("tree map", f.tree_residual, 1e-40);
+      const double M_tol = 16 * n * kEps * max_abs(f.Minv) + Minv_inf * Minv_inf * n * delta;
+      const double readout = kEps * (e.v_star.lpNorm<Eigen::Infinity>() + e.v.lpNorm<Eigen::Infinity>()) / s.h;
+      const double Q_tol = 16 * n * kEps * Minv_inf * f.Q_scale +
+                           Minv_inf * n * delta * f.free_accel.lpNorm<Eigen::Infinity>() +
+                           Minv_inf * 2 * s1 * s1 * delta + readout;
+      double gap_e, gap;
+      const Matrix<double> Pe = null_projector(e.J, r, &gap_e);
+      const double N_tol = 16 * n * kEps / gap_e;
+      record("M⁻¹", max_abs(e.Minv - f.Minv), M_tol, max_abs(e.Minv - g.Minv), "centre of mass 1e-6 off");
+      record("M⁻¹Q", (free_accel - f.free_accel).lpNorm<Eigen::Infinity>(), Q_tol,
+             (free_accel - g.free_accel).lpNorm<Eigen::Infinity>(), "centre of mass 1e-6 off");
+      record("null space", max_abs(Pe - null_projector(f.closure, r, &gap)), N_tol,
+             max_abs(Pe - null_projector(h.closure, r, &gap)), "pin offset 1e-6 longer");
+    }
   }
 }
 #endif

@@ -44,6 +44,7 @@
 #include <string>
 #include <vector>
 
+#include "femc/engines/bricard.hpp"
 #include "femc/engines/planar_loop.hpp"
 #include "femc/scalar/rational.hpp"
 #include "femc/system.hpp"
@@ -85,6 +86,11 @@ struct Settings {
   // 0.04f, 0.04f, 100.f, float literals, so the damping is 0.04 rounded to
   // float (0.039999999105930328), not the double 0.04.
   double linear_damping = double(0.04f), angular_damping = double(0.04f), max_coordinate_velocity = 100;
+  // The closure's impulse cap: every row's impulse is kept within ±this
+  // (N·s per step; btMultiBodyConstraint's m_maxAppliedImpulse, 100 by
+  // default, F/btMultiBodyConstraint.cpp l.16), which makes the rows'
+  // problem a box-constrained one where the cap binds.
+  double max_applied_impulse = 100;
 };
 
 class Mechanism;
@@ -175,10 +181,13 @@ std::unique_ptr<Mechanism> four_bar(double theta, double omega, const Settings& 
 // inertia: bricard_inertia_errors), joint positions bricard.hpp's angles, the
 // cut link's halves joined by a btMultiBodyFixedConstraint at their common
 // link frame (6 rows; rank 5 on the mechanism). At the example's angles (the
-// loop closed to rounding there), at rest; gravity −9.8 along y. A floating
-// base is an InputError. position_error() gives the weld's six posErrors as
-// Bullet forms them; velocity_product is the planar loops' only.
-std::unique_ptr<Mechanism> bricard(const Settings& settings = {});
+// loop closed to rounding there), the first pin at speed0 (rad/s; the
+// example's kSpeed0 as the other engines' adapters, 0 at rest) and the
+// others along the mechanism's one motion, the null vector of Bullet's own
+// weld rows there; gravity −9.8 along y. A floating base is an InputError.
+// position_error() gives the weld's six posErrors as Bullet forms them;
+// velocity_product is the planar loops' only.
+std::unique_ptr<Mechanism> bricard(const Settings& settings = {}, double speed0 = bricard::kSpeed0);
 // Per link (kPins' order), the largest entry of |S diag(moments) Sᵀ − I| in
 // double: the inertia Bullet is given against bricard.hpp's.
 std::vector<double> bricard_inertia_errors();
