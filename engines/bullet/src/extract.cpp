@@ -144,14 +144,21 @@ MatrixCheck check_mlcp_matrix(const Extracted& e) {
   const double g = gamma(double(e.n + 7));  // header: n + 6 terms an end, then the two ends' sum
   for (Index i : rows)
     for (Index j : rows) {
-      // Entry (i, j) as the rows define it: J_i · (M⁻¹J_jᵀ), exactly in
-      // Bullet's doubles.
+      // Entry (i, j) as the rows define it, exactly in Bullet's doubles.
+      // createMLCPFastMultiBody forms the diagonal and the upper triangle,
+      // entry (i, j) for i < j from row i's unit response and row j's
+      // Jacobian, J_j·(M⁻¹J_iᵀ), and mirrors it ("A is symmetric"): in
+      // exact arithmetic it is, but the unit responses are M⁻¹Jᵀ only to
+      // rounding, so J_i·unit_j and J_j·unit_i differ by more than a dot
+      // product's rounding (measured on Bricard: 1.14 times it). So (i, j)
+      // is J_a·unit_b with a = max(i, j), b = min(i, j).
+      const Index a = std::max(i, j), b = std::min(i, j);
       rational exact = 0;
       double magnitude = 0;
       for (Index k = 0; k < e.n; ++k) {
-        if (e.J(i, k) == 0 || e.unit(j, k) == 0) continue;
-        exact += rational(e.J(i, k)) * rational(e.unit(j, k));
-        magnitude += e.J_magnitude(i, k) * std::abs(e.unit(j, k));
+        if (e.J(a, k) == 0 || e.unit(b, k) == 0) continue;
+        exact += rational(e.J(a, k)) * rational(e.unit(b, k));
+        magnitude += e.J_magnitude(a, k) * std::abs(e.unit(b, k));
       }
       const double gap = std::abs(prop::to_double(rational(e.mlcp_A(i, j)) - exact));
       const double tol = g * magnitude;
