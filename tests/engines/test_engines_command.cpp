@@ -46,7 +46,8 @@ TEST(EnginesCommand, QuickCampaignWritesTheReportAndItsTrajectoriesPass) {
     const std::string table = slurp(out / (engine + ".csv"));
     ASSERT_FALSE(table.empty()) << engine;
     std::vector<std::string> mechanisms{"crank-rocker", "closed chain"};
-    // Bullet builds Bricard for the model-file comparison only, not along its trajectories.
+    // Bullet's Bricard rows do not pass, and must not: its impulse cap binds
+    // on the weld (the finding, below).
     if (engine != "bullet") mechanisms.push_back("Bricard");
     for (const std::string& mechanism : mechanisms) {
       std::istringstream lines(table);
@@ -80,6 +81,9 @@ TEST(EnginesCommand, QuickCampaignWritesTheReportAndItsTrajectoriesPass) {
                  f.path().filename().string().find("_dantzig.json") != std::string::npos;
     EXPECT_TRUE(dantzig);
     EXPECT_TRUE(fs::exists(out / "systems/bullet_crank_rocker_hard.json"));
+    // Bricard along Bullet's trajectories, and the impulse cap's finding.
+    EXPECT_NE(slurp(out / "bullet.csv").find("\nBricard,"), std::string::npos);
+    EXPECT_TRUE(fs::exists(out / "systems/bullet_bricard_impulse_cap.json"));
   }
   if (built("ode")) {
     EXPECT_NE(readme.find("## ODE"), std::string::npos);

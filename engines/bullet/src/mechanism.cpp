@@ -679,18 +679,23 @@ std::unique_ptr<Mechanism> bricard(const Settings& s, double speed0) {
   auto out = std::make_unique<Mechanism>(std::move(impl), "Bricard (" + to_string(s.topology) + ", " + to_string(s.solver) + ")", s);
   if (speed0 == 0) return out;
   // The one motion: u along the null vector of the weld's rows, Bullet's own
-  // J (m_jacobians, read from one step at rest, after which the state is
-  // set back: the rows are formed at the step's starting positions), scaled
-  // to the first pin's speed. At the example's angles the rows have rank 5
-  // to double (σ₆/σ₁ at rounding, σ₅/σ₁ = 0.34): the null vector is their
-  // sixth right singular vector.
-  const Extracted rest = out->step();
+  // J (m_jacobians) at the start, read from one step of a twin at rest (the
+  // rows are formed at the step's starting positions; one PGS iteration:
+  // the rows do not depend on the solver), scaled to the first pin's speed.
+  // At the example's angles the rows have rank 5 to double (σ₆/σ₁ at
+  // rounding, σ₅/σ₁ = 0.34): the null vector is their sixth right singular
+  // vector.
+  Settings twin = s;
+  twin.solver = SolverKind::pgs;
+  twin.iterations = 1;
+  const Extracted rest = bricard(twin, 0.0)->step();
   const Eigen::JacobiSVD<Matrix<double>> svd(rest.J, Eigen::ComputeFullV);
   const Vector<double> nu = svd.matrixV().col(5);
   if (!(std::abs(nu(0)) > 1e-3))
     throw MethodError("Bullet: Bricard's one motion does not turn the first pin (|ν₀| = " + std::to_string(nu(0)) + ")");
-  out->set_q(q);
-  out->set_u(Vector<double>(nu * (speed0 / nu(0))));
+  Vector<double> u = nu * (speed0 / nu(0));
+  u(0) = speed0;  // exactly the speed asked for
+  out->set_u(u);
   return out;
 }
 

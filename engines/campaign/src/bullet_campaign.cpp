@@ -1,7 +1,10 @@
 // Bullet on its own mechanisms (issue "Three more engines"): the planar loops
 // as btMultiBody trees closed by a btMultiBodyPoint2Point, between two
-// multibodies, within one and on a floating base (iv), along Bullet's own
-// trajectories and towards the change-point four-bar's folded configuration.
+// multibodies, within one and on a floating base (iv), and Bricard's
+// mechanism (a weld of 6 rows, rank 5) between two multibodies and within
+// one, at Bullet's impulse cap and with it lifted, along Bullet's own
+// trajectories, and the change-point four-bar towards its folded
+// configuration.
 // (i) Does Bullet's default solver, PGS run to convergence, compute the
 // solution of the problem its rows define (engines/bullet/.../bullet.hpp:
 // minimize ΔvᵀMΔv subject to J Δv = m_rhs/m_jacDiagABInv)? (iii) Every
@@ -37,10 +40,10 @@ using bullet::Settings;
 using bullet::SolverKind;
 using bullet::Topology;
 
-// PGS sweeps that converge every trajectory state here to answer_bound
-// (the floating base needs more than 5000: test_bullet_adapter's
-// ConvergedPgsSolvesItsOwnProblem); near the change point they do not, and
-// the report says where.
+// PGS sweeps that converge every planar-loop trajectory state here to
+// answer_bound (the floating base needs more than 5000: test_bullet_adapter's
+// ConvergedPgsSolvesItsOwnProblem); near the change point and on Bricard's
+// opened loop they do not, and the report says where.
 constexpr int kConverged = 50000;
 
 const Topology kTopologies[] = {Topology::two_multibodies, Topology::one_multibody, Topology::floating_base};
@@ -50,7 +53,7 @@ using Start = std::function<std::unique_ptr<Mechanism>(const Settings&)>;
 
 // A planar loop at its leading angles and speeds (bullet::planar_loop).
 Start planar(const loop::Loop& lengths, std::vector<double> leading, std::vector<double> speeds) {
-  return [&lengths, leading, speeds](const Settings& s) { return bullet::planar_loop(lengths, leading, speeds, s); };
+  return [lengths, leading, speeds](const Settings& s) { return bullet::planar_loop(lengths, leading, speeds, s); };
 }
 // Bricard's mechanism at the example's start (bullet::bricard: its angles,
 // the first pin at kSpeed0 along the one motion), its closure's impulse cap
@@ -193,9 +196,13 @@ Row conformance_row(const Evaluation& ev) {
   r.pass = ev.finite && r.error <= r.bound && r.force_error <= r.force_bound && r.bound < 1;
   if (r.bound >= 1) r.note = "bound ≥ |Δv|∞: no check";
   if (!ev.finite) r.note = "non-finite Δv";
-  if (const Index k = capped_row(ev); k >= 0)
+  // Where an impulse is at its cap Bullet solves a box-constrained problem:
+  // its answer is no rank decision on own_problem's equalities.
+  if (const Index k = capped_row(ev); k >= 0) {
     r.note = "impulse cap binds: row " + std::to_string(k) + " at |λ| = " + num(std::abs(e.lambda(k))) +
              " N·s; the problem Bullet solves is box-constrained";
+    return r;
+  }
   // Outside the bound: is Bullet's answer the solution with one direction
   // fewer (a solver that does not move along the smallest one)?
   if (ev.finite && r.error > r.bound) {
@@ -211,7 +218,9 @@ Row conformance_row(const Evaluation& ev) {
 }
 
 // `samples` states along Bullet's own trajectory at its defaults (PGS, 10
-// iterations) from the mechanism's start over `span` seconds.
+// iterations; the settings `start` changes, Bricard's lifted cap) from the
+// mechanism's start over `span` seconds; `variant` names such a change in
+// the state class.
 void trajectory(Topology t, const std::string& name, const Start& start, double span, bool quick,
                 std::vector<State>& states, const std::string& variant = "") {
   Settings settings;
@@ -432,8 +441,9 @@ double mlcp_ratio(const Evaluation& ev) {
   return ev.mlcp_gap > 0 ? INFINITY : 0;
 }
 
-// (iii)'s table: per topology, solver and class of states (the trajectories
-// and the change-point four-bar), over its states.
+// (iii)'s table: per topology, solver and class of states (the planar
+// loops' trajectories, Bricard's at the cap and lifted, the change-point
+// four-bar), over its states.
 std::string solver_table(const std::vector<Evaluation>& evs) {
   struct Group {
     int states = 0, within = 0, fell_back = 0, non_finite = 0, finite = 0;
@@ -679,22 +689,40 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
     const std::string two = "trajectory (" + bullet::to_string(Topology::two_multibodies);
     const Evaluation* capped = start_of(two + ")");
     const Evaluation* free = start_of(two + kNoCap + ")");
-    int states = 0, binds = 0, free_states = 0, free_within = 0;
-    double drift = 0, drift_free = 0, free_error = 0, weakest = INFINITY;
-    for (const Row& r : rows) {
-      if (r.mechanism != "Bricard") continue;
-      if (r.state_class.find(kNoCap) != std::string::npos) {
-        drift_free = std::max(drift_free, r.violation);
-        ++free_states;
-        free_within += r.pass;
-        free_error = std::max(free_error, r.error);
-        if (r.rank_femc == 6) weakest = std::min(weakest, r.sigma_ratio);
+    // Over the converged PGS steps (i): where the cap binds, and, with the
+    // cap lifted, the opened loop's states (femc's rank 6).
+    int states = 0, binds = 0, opened = 0, opened_within = 0;
+    double drift = 0, drift_free = 0, opened_error = 0, weakest = INFINITY, capped_error = 0;
+    for (const Evaluation& ev : evs) {
+      if (ev.state->mechanism != "Bricard" || ev.config.solver != SolverKind::pgs ||
+          ev.config.iterations != kConverged)
+        continue;
+      const double violation = inf_norm(ev.e.position_error);
+      if (ev.state->state_class.find(kNoCap) != std::string::npos) {
+        drift_free = std::max(drift_free, violation);
+        if (ev.exact.rank == 6) {
+          ++opened;
+          opened_within += ev.finite && ev.error <= ev.bound;
+          opened_error = std::max(opened_error, ev.error);
+          weakest = std::min(weakest, ev.exact.sigma_ratio);
+        }
         continue;
       }
       ++states;
-      binds += r.note.rfind("impulse cap binds", 0) == 0;
-      drift = std::max(drift, r.violation);
+      if (capped_row(ev) >= 0) ++binds, capped_error = std::max(capped_error, ev.error);
+      drift = std::max(drift, violation);
     }
+    int lemke = 0, lemke_within = 0, lemke_fell = 0;
+    double lemke_error = 0;
+    for (const Evaluation& ev : evs)
+      if (ev.state->mechanism == "Bricard" && ev.state->state_class.find(kNoCap) != std::string::npos &&
+          ev.state->topology == Topology::two_multibodies && ev.config.solver == SolverKind::mlcp_lemke &&
+          ev.config.iterations == 10) {
+        ++lemke;
+        lemke_within += ev.finite && ev.error <= ev.bound;
+        lemke_fell += ev.e.fell_back;
+        if (ev.finite) lemke_error = std::max(lemke_error, ev.error);
+      }
     int dantzig = 0, dantzig_within = 0;
     for (const Evaluation& ev : evs)
       if (ev.state->mechanism == "Bricard" && ev.state->state_class.find(kNoCap) != std::string::npos &&
@@ -716,22 +744,24 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
          << "): Bullet leaves it at the cap and its Δv is "
          << sci(capped->error) << " from the solution of its rows' equalities (relative; with the cap lifted "
          << sci(free->error) << ", its bound " << sci(free->bound) << "). Converged PGS ends at the cap on " << binds
-         << " of " << states << " states of Bullet's trajectories; nothing is reported. `" << file
+         << " of " << states << " states of Bullet's trajectories, its Δv there up to " << sci(capped_error)
+         << " from the equalities' solution; nothing is reported. `" << file
          << "` (`femc solve` gives its exact Δv, Jᵀλ its Qc).\n";
       files[file] = problem_json(*capped, "Bullet's impulse cap (100 N·s) binds on this problem's row " +
                                               std::to_string(k) + ".");
     }
-    if (free_states > 0)
+    if (opened > 0)
       md << "- **Bricard's loop opens along Bullet's own trajectory,** with the cap or without it: |posError|∞ "
-            "reaches "
-         << sci(drift) << " m within 1 s (" << sci(drift_free)
-         << " with the cap lifted) at its defaults (10 PGS iterations a step, ERP " << num(Settings{}.erp)
-         << "). On the opened loop "
-            "the weld's six rows have full rank, weakly (d₆/d₁ down to "
-         << sci(weakest) << "), and converged PGS (" << kConverged << " iterations, the cap lifted) is within the bound on "
-         << free_within << " of " << free_states << " states, up to " << sci(free_error)
+            "(m and rad: the weld's three position and three Euler-angle errors) reaches "
+         << sci(drift) << " within 1 s (" << sci(drift_free) << " with the cap lifted) at Bullet's 10 PGS iterations "
+         << "a step and ERP " << num(Settings{}.erp)
+         << ". On the opened loop the weld's six rows have full rank, weakly (d₆/d₁ down to " << sci(weakest)
+         << "), and converged PGS (" << kConverged << " iterations, the cap lifted) is within its bound on "
+         << opened_within << " of " << opened << " states, up to " << sci(opened_error)
          << " from the solution (relative); the MLCP's Dantzig between two multibodies, a direct solve, on "
-         << dantzig_within << " of " << dantzig << ".\n";
+         << dantzig_within << " of " << dantzig << "; its Lemke (the cap lifted: bounds ±∞) on " << lemke_within
+         << " of " << lemke << ", up to " << sci(lemke_error) << " off, falling back to PGS on " << lemke_fell
+         << " (not traced).\n";
   }
   md << "- **Read, not run: split islands off.** With m_splitIslands false, btMultiBodyDynamicsWorld's "
         "MultiBodyInplaceSolverIslandCallback::processIsland passes m_numConstraints as the multibody "
@@ -764,10 +794,11 @@ std::string section(const std::vector<Row>& rows, const std::string& hard_gauss,
         "trajectories at its defaults (3 s at h = 1/60: the crank-rocker from 1 rad at 2 rad/s, the closed "
         "chain from its start at rates (1, −1, 0.5, 0.3) rad/s; Bricard's mechanism from the example's start, the "
         "first pin at "
-     << num(bricard::kSpeed0) << " rad/s, over 1 s), each state stepped once more by the solver under test; the change-point four-bar "
+     << num(bricard::kSpeed0) << " rad/s, over 1 s, and again with its impulse cap lifted, "
+        "`Settings::max_applied_impulse` = ∞), each state stepped once more by the solver under test; the change-point four-bar "
         "towards its folded configuration at 1 rad/s. Rank agrees: Bullet's answer is within the bound of femc's "
         "solution at femc's rank (or, where it is not, nearer the solution with one direction dropped). All rows: `bullet.csv` (its violation column is Bullet's position error "
-        "|posError|∞ in m).\n\n"
+        "|posError|∞, in m, and in rad on the weld's three angular rows).\n\n"
      << summary_table(rows) << "\n"
      << "### (ii) How far is Bullet from hard Gauss?\n\n"
      << "Bullet's acceleration over one step, a = (v⁺ − v)/h, against hard Gauss with the true b = −J̇u (J̇u by "

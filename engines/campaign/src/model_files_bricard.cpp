@@ -37,7 +37,12 @@
 //   model's σ_r/σ₁ of the closure rows for the pin-angle engines, ODE's own
 //   for ODE (as test_model_files.cpp);
 //   Simbody's u̇: twice the rounded-data bound (verify/exact_data.hpp,
-//   c = 16(n + m)²) of the exact joint-space system at q*, at rank 5.
+//   c = 16(n + m)²) of the exact joint-space system at q*, at rank 5;
+//   b through A⁺b: Wedin's pseudoinverse perturbation (check_joint_engine),
+//   with MuJoCo's differences' error estimate;
+//   Bullet's M⁻¹ and M⁻¹Q: 16·n·ε of |M⁻¹| and of ‖M⁻¹‖∞ times Q's
+//   magnitudes, its principal-axes inertia error to first order, and v*'s
+//   readout (bullet_checks).
 // The wrong models: the first link's centre of mass 1e-6 off its place for
 // M and Q (in maximal coordinates, ODE's, neither depends on it: the first
 // link 1e-6 heavier), the second pin's offset 1e-6 longer for the null

@@ -70,9 +70,10 @@ Extracted extract(const Model& model) {
   // O(h²); Richardson's r(h) = (4 D(h/2) − D(h))/3 has O(h⁴), and from two of
   // them, r(h) and r(h/2), |r(h/2) − r(h)|/15 estimates r(h/2)'s (as
   // tests/support/central_difference.hpp and the Bullet adapter's
-  // velocity_product). The differenced values are rounded to ε·|J||v|, which
-  // D(h') divides by h': r(h/2) = (4 D(h/4) − D(h/2))/3 carries
-  // (16 + 2)/3 = 6 of ε·|J v|_max/h. The step is 1e-3 for unit speeds and
+  // velocity_product). The differenced values are rounded to 16ε·|J||v|
+  // (the recursions' constant of those two: MuJoCo's efc_J, the product J v
+  // and the positions q ± h'v), which D(h') divides by h':
+  // r(h/2) = (4 D(h/4) − D(h/2))/3 carries (16 + 2)/3 = 6 of 16ε·|J v|_max/h. The step is 1e-3 for unit speeds and
   // shorter for faster motions (the truncation error grows with |v|∞³).
   mjData* scratch = mj_makeData(m);
   const double h = 1e-3 / std::max(1.0, read(d->qvel, n).lpNorm<Eigen::Infinity>());
@@ -93,7 +94,7 @@ Extracted extract(const Model& model) {
   const Vector<double> r1 = (4 * d2 - d1) / 3, r2 = (4 * d3 - d2) / 3;
   e.Jdot_v = r2;
   const double scale = (e.J.cwiseAbs() * read(d->qvel, n).cwiseAbs()).lpNorm<Eigen::Infinity>();
-  e.Jdot_v_error = (r2 - r1).lpNorm<Eigen::Infinity>() / 15 + 6 * 0x1p-52 * scale / h;
+  e.Jdot_v_error = (r2 - r1).lpNorm<Eigen::Infinity>() / 15 + 6 * 16 * 0x1p-52 * scale / h;
   return e;
 }
 
