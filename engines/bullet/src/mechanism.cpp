@@ -552,8 +552,8 @@ namespace {
 using Mat3 = Eigen::Matrix3d;
 using Vec3 = Eigen::Vector3d;
 
-Mat3 rotation(const bricard::Frame& f) { return Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(f.R.data()); }
-Vec3 origin(const bricard::Frame& f) { return Vec3(f.p[0], f.p[1], f.p[2]); }
+using bricard::origin;
+using bricard::rotation;
 btVector3 bt(const Vec3& v) { return btVector3(v.x(), v.y(), v.z()); }
 btMatrix3x3 bt(const Mat3& R) {
   return btMatrix3x3(R(0, 0), R(0, 1), R(0, 2), R(1, 0), R(1, 1), R(1, 2), R(2, 0), R(2, 1), R(2, 2));

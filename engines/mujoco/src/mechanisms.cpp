@@ -77,10 +77,8 @@ void close(Model& model, Vector<double> q, const std::vector<double>& leading_sp
 }
 
 // A frame of bricard.hpp as Eigen's.
-Eigen::Matrix3d rotation(const bricard::Frame& f) {
-  return Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(f.R.data());
-}
-Eigen::Vector3d origin(const bricard::Frame& f) { return Eigen::Vector3d(f.p[0], f.p[1], f.p[2]); }
+using bricard::origin;
+using bricard::rotation;
 
 std::string pose(const Eigen::Vector3d& p, const Eigen::Matrix3d& R) {
   const Eigen::Quaterniond quat(R);

@@ -56,8 +56,8 @@ void set_speeds(Mechanism& m, const std::vector<std::size_t>& hinges, const std:
 }
 
 // A frame of bricard.hpp as a rotation and an origin.
-Mat3 rotation(const bricard::Frame& f) { return Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(f.R.data()); }
-Vec3 origin(const bricard::Frame& f) { return Vec3(f.p[0], f.p[1], f.p[2]); }
+using bricard::origin;
+using bricard::rotation;
 Vec3 com(const bricard::MassProperties& p) { return Vec3(p.com[0], p.com[1], p.com[2]); }
 
 }  // namespace

@@ -16,6 +16,7 @@
 // The pins are listed here parents first, in the order MuJoCo numbers the
 // degrees of freedom of the nested bodies (the example creates the same
 // bodies in another order), so that both engines have the same coordinates.
+#include <Eigen/Core>
 #include <array>
 
 namespace femc::engines::bricard {
@@ -25,6 +26,13 @@ struct Frame {
   std::array<double, 9> R;
   std::array<double, 3> p;
 };
+// A frame's rotation (R row-major) and origin, in double, as the adapters
+// build their links from them (bricard_model.hpp reads them at the model's
+// scalar).
+inline Eigen::Matrix3d rotation(const Frame& f) {
+  return Eigen::Map<const Eigen::Matrix<double, 3, 3, Eigen::RowMajor>>(f.R.data());
+}
+inline Eigen::Vector3d origin(const Frame& f) { return {f.p[0], f.p[1], f.p[2]}; }
 
 // A link's mass properties: mass (kg), centre of mass in its frame (m),
 // inertia about the centre of mass (kg m²) as xx, yy, zz, xy, xz, yz (the
