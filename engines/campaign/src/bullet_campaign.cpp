@@ -76,6 +76,8 @@ struct State {
   Vector<double> q, u;                  // then set to (empty: as built)
   std::vector<double> base_pose;        // a floating base's
   double theta = 0, omega = 0, t = 0;   // the first joint's angle and rate
+  bool weld = false;                    // Bricard's (6 rows, rank 5), not a planar loop's point-to-point
+  bool cap_lifted = false;              // built with max_applied_impulse = +∞
 };
 
 std::unique_ptr<Mechanism> at(const State& s, Settings settings) {
@@ -219,10 +221,11 @@ Row conformance_row(const Evaluation& ev) {
 
 // `samples` states along Bullet's own trajectory at its defaults (PGS, 10
 // iterations; the settings `start` changes, Bricard's lifted cap) from the
-// mechanism's start over `span` seconds; `variant` names such a change in
-// the state class.
+// mechanism's start over `span` seconds; a lifted cap is named in the
+// state class.
 void trajectory(Topology t, const std::string& name, const Start& start, double span, bool quick,
-                std::vector<State>& states, const std::string& variant = "") {
+                std::vector<State>& states, bool weld = false, bool cap_lifted = false) {
+  const std::string variant = cap_lifted ? kNoCap : "";
   Settings settings;
   settings.topology = t;
   auto m = start(settings);
@@ -234,6 +237,8 @@ void trajectory(Topology t, const std::string& name, const Start& start, double 
     State s{name, "trajectory (" + bullet::to_string(t) + variant + ")", t, start, m->q(), m->u(), m->base_pose()};
     std::tie(s.theta, s.omega) = first_joint(*m);
     s.t = step * settings.h;
+    s.weld = weld;
+    s.cap_lifted = cap_lifted;
     states.push_back(std::move(s));
   }
 }
@@ -253,8 +258,8 @@ std::vector<State> campaign_states(bool quick) {
     // impulse cap, where the weld needs more on one row at the start and
     // slips (the finding), and with the cap lifted.
     if (t != Topology::floating_base) {
-      trajectory(t, "Bricard", bricard_start(kImpulseCap), 1.0, quick, states);
-      trajectory(t, "Bricard", bricard_start(INFINITY), 1.0, quick, states, kNoCap);
+      trajectory(t, "Bricard", bricard_start(kImpulseCap), 1.0, quick, states, true);
+      trajectory(t, "Bricard", bricard_start(INFINITY), 1.0, quick, states, true, true);
     }
     for (const auto& [theta, folded] : change_point_states(quick)) {
       State s{"change-point", (folded ? "folded at θ = 0 (" : "near singular (") + bullet::to_string(t) + ")", t,
@@ -452,10 +457,9 @@ std::string solver_table(const std::vector<Evaluation>& evs) {
   std::vector<std::string> order;
   std::map<std::string, Group> groups;
   for (const Evaluation& ev : evs) {
-    const bool no_cap = ev.state->state_class.find(kNoCap) != std::string::npos;
     const std::string states = ev.state->mechanism == "change-point" ? "change-point"
-                               : ev.state->mechanism == "Bricard"    ? (no_cap ? "Bricard (no impulse cap)" : "Bricard")
-                                                                     : "trajectories";
+                               : ev.state->weld ? (ev.state->cap_lifted ? "Bricard (no impulse cap)" : "Bricard")
+                                                : "trajectories";
     const std::string key = bullet::to_string(ev.state->topology) + " | " + states + " | " +
                             bullet::to_string(ev.config.solver) + " | " +
                             std::to_string(ev.config.iterations) +
@@ -508,7 +512,7 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
   // The fixed-base planar loops, whose z row Bullet disables (Bricard's six
   // weld rows are all enabled: its own finding below).
   auto fixed = [](const Evaluation& ev) {
-    return ev.state->topology != Topology::floating_base && ev.state->mechanism != "Bricard";
+    return ev.state->topology != Topology::floating_base && !ev.state->weld;
   };
   auto within_one = [](const Evaluation& ev) { return ev.state->topology != Topology::two_multibodies; };
   auto ratio = [](const Evaluation& ev) { return mlcp_ratio(ev); };
@@ -516,7 +520,7 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
   {
     // The planar loops' trajectories (Bricard's weld has its own findings below).
     auto trajectory_state = [](const Evaluation& ev) {
-      return ev.state->mechanism != "change-point" && ev.state->mechanism != "Bricard";
+      return ev.state->mechanism != "change-point" && !ev.state->weld;
     };
     auto dantzig_on = [&](const Evaluation& ev) {
       return ev.config.solver == SolverKind::mlcp_dantzig && trajectory_state(ev);
@@ -600,12 +604,12 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
         evs,
         [](const Evaluation& ev) {
           return ev.config.solver == SolverKind::pgs && ev.config.iterations == 10 &&
-                 ev.state->mechanism != "change-point" && ev.state->mechanism != "Bricard";
+                 ev.state->mechanism != "change-point" && !ev.state->weld;
         },
         [](const Evaluation& ev) { return ev.finite ? ev.error : 0; });
     int converged = 0, converged_within = 0;
     for (const Evaluation& ev : evs)
-      if (ev.config.solver == SolverKind::pgs && ev.config.iterations == kConverged && ev.state->mechanism != "Bricard")
+      if (ev.config.solver == SolverKind::pgs && ev.config.iterations == kConverged && !ev.state->weld)
         ++converged, converged_within += ev.finite && ev.error <= ev.bound;
     if (pgs) {
       const std::string file = "systems/bullet_" + slug(pgs->state->mechanism) + "_" +
@@ -677,28 +681,27 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
   }
   // Bricard's weld and the impulse cap.
   {
-    auto start_of = [&](const std::string& cls) {
+    // Converged PGS at the start, between two multibodies.
+    auto start_of = [&](bool cap_lifted) {
       return worst(
           evs,
           [&](const Evaluation& ev) {
-            return ev.state->mechanism == "Bricard" && ev.state->state_class == cls && ev.state->t == 0 &&
+            return ev.state->weld && ev.state->cap_lifted == cap_lifted &&
+                   ev.state->topology == Topology::two_multibodies && ev.state->t == 0 &&
                    ev.config.solver == SolverKind::pgs && ev.config.iterations == kConverged;
           },
           [](const Evaluation&) { return 0.0; });
     };
-    const std::string two = "trajectory (" + bullet::to_string(Topology::two_multibodies);
-    const Evaluation* capped = start_of(two + ")");
-    const Evaluation* free = start_of(two + kNoCap + ")");
+    const Evaluation* capped = start_of(false);
+    const Evaluation* free = start_of(true);
     // Over the converged PGS steps (i): where the cap binds, and, with the
     // cap lifted, the opened loop's states (femc's rank 6).
     int states = 0, binds = 0, opened = 0, opened_within = 0;
     double drift = 0, drift_free = 0, opened_error = 0, weakest = INFINITY, capped_error = 0;
     for (const Evaluation& ev : evs) {
-      if (ev.state->mechanism != "Bricard" || ev.config.solver != SolverKind::pgs ||
-          ev.config.iterations != kConverged)
-        continue;
+      if (!ev.state->weld || ev.config.solver != SolverKind::pgs || ev.config.iterations != kConverged) continue;
       const double violation = inf_norm(ev.e.position_error);
-      if (ev.state->state_class.find(kNoCap) != std::string::npos) {
+      if (ev.state->cap_lifted) {
         drift_free = std::max(drift_free, violation);
         if (ev.exact.rank == 6) {
           ++opened;
@@ -712,22 +715,25 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
       if (capped_row(ev) >= 0) ++binds, capped_error = std::max(capped_error, ev.error);
       drift = std::max(drift, violation);
     }
-    int lemke = 0, lemke_within = 0, lemke_fell = 0;
-    double lemke_error = 0;
-    for (const Evaluation& ev : evs)
-      if (ev.state->mechanism == "Bricard" && ev.state->state_class.find(kNoCap) != std::string::npos &&
-          ev.state->topology == Topology::two_multibodies && ev.config.solver == SolverKind::mlcp_lemke &&
-          ev.config.iterations == 10) {
-        ++lemke;
-        lemke_within += ev.finite && ev.error <= ev.bound;
-        lemke_fell += ev.e.fell_back;
-        if (ev.finite) lemke_error = std::max(lemke_error, ev.error);
-      }
-    int dantzig = 0, dantzig_within = 0;
-    for (const Evaluation& ev : evs)
-      if (ev.state->mechanism == "Bricard" && ev.state->state_class.find(kNoCap) != std::string::npos &&
-          ev.state->topology == Topology::two_multibodies && ev.config.solver == SolverKind::mlcp_dantzig)
-        ++dantzig, dantzig_within += ev.finite && ev.error <= ev.bound;
+    // An MLCP solver on the lifted cap's states between two multibodies, at
+    // Bullet's 10 iterations (the fallback's).
+    struct Tally {
+      int states = 0, within = 0, fell_back = 0;
+      double error = 0;
+    };
+    auto tally = [&](SolverKind solver) {
+      Tally out;
+      for (const Evaluation& ev : evs)
+        if (ev.state->weld && ev.state->cap_lifted && ev.state->topology == Topology::two_multibodies &&
+            ev.config.solver == solver && ev.config.iterations == 10) {
+          ++out.states;
+          out.within += ev.finite && ev.error <= ev.bound;
+          out.fell_back += ev.e.fell_back;
+          if (ev.finite) out.error = std::max(out.error, ev.error);
+        }
+      return out;
+    };
+    const Tally lemke = tally(SolverKind::mlcp_lemke), dantzig = tally(SolverKind::mlcp_dantzig);
     const Index k = capped ? capped_row(*capped) : -1;
     if (k >= 0 && free) {
       const std::string file = "systems/bullet_bricard_impulse_cap.json";
@@ -759,8 +765,9 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
          << "), and converged PGS (" << kConverged << " iterations, the cap lifted) is within its bound on "
          << opened_within << " of " << opened << " states, up to " << sci(opened_error)
          << " from the solution (relative); the MLCP's Dantzig between two multibodies, a direct solve, on "
-         << dantzig_within << " of " << dantzig << "; its Lemke (the cap lifted: bounds ±∞) on " << lemke_within
-         << " of " << lemke << ", up to " << sci(lemke_error) << " off, falling back to PGS on " << lemke_fell
+         << dantzig.within << " of " << dantzig.states << "; its Lemke (the cap lifted: bounds ±∞) on "
+         << lemke.within << " of " << lemke.states << ", up to " << sci(lemke.error) << " off, falling back to PGS on "
+         << lemke.fell_back
          << " (not traced).\n";
   }
   md << "- **Read, not run: split islands off.** With m_splitIslands false, btMultiBodyDynamicsWorld's "
