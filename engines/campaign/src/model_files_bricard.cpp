@@ -458,7 +458,7 @@ void bullet_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
       s.topology = t;
       s.linear_damping = s.angular_damping = 0;
       s.max_coordinate_velocity = INFINITY;
-      const auto m = bullet::bricard(s);
+      const auto m = bullet::bricard(s, 0.0);  // its state is set below
       m->set_q(rounded(at.q));
       m->set_u(rounded(at.qd));
       const bullet::Extracted e = m->step();

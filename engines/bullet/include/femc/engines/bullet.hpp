@@ -246,8 +246,9 @@ double answer_bound(const Extracted& e, const OwnSolution& exact);
 // rounding of that product, γ_{n+7}·|J||unit|ᵀ: Bullet sums each end's
 // product over its multibody's getNumDofs() + 6 entries
 // (computeDeltaVelocityInConstraintSpace), at most n + 6, and adds the two
-// ends. Bullet forms the lower triangle of J·unitᵀ and mirrors it (entry
-// (i, j) is J_max(i,j)·unit_min(i,j): extract.cpp), which the check follows.
+// ends. Bullet forms A's diagonal and upper triangle, entry (i, j), i < j,
+// as J_j·unit_i (the lower triangle of J·unitᵀ), and mirrors it: entry
+// (i, j) is J_max(i,j)·unit_min(i,j) (extract.cpp), which the check follows.
 struct MatrixCheck {
   double gap = 0, tolerance = 0;
   Index row = -1, col = -1;  // where the gap is largest
