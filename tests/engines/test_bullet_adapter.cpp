@@ -18,6 +18,7 @@
 // runs on a wrong value (off by 1e-6), which must fail it.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 #include <memory>
@@ -54,6 +55,62 @@ const Topology kTopologies[] = {Topology::two_multibodies, Topology::one_multibo
 
 std::unique_ptr<Mechanism> make(const Case& c, Settings s) {
   return planar_loop(c.loop, c.leading, c.speeds, s);
+}
+
+// The checks the planar loops and Bricard share, each on its wrong value too.
+
+// J u against central differences of Bullet's own position errors along
+// q0 + s·u (the step e read J at q0; m is left at q0).
+void expect_jacobian_is_the_derivative(Mechanism& m, const Vector<double>& q0, const Vector<double>& u,
+                                       const Extracted& e) {
+  auto path = [&](double s) {
+    m.set_q(q0 + s * u);
+    return m.position_error();
+  };
+  EXPECT_TRUE(difference_agrees(path, 1, e.J * u, "J u", test::step(u)));
+  EXPECT_FALSE(difference_agrees(path, 1, off_by_1e6(e.J * u), "J u off by 1e-6", test::step(u)));
+  m.set_q(q0);
+}
+
+// m_rhs = (−(ERP/h)·posError − J v*)·m_jacDiagABInv, from Bullet's positions:
+// each row's two products and the sum to γ_{n+3} of their magnitudes.
+// Disabled rows (m_jacDiagABInv = 0) have m_rhs = 0 and no wrong value.
+void expect_baumgartes_rhs(const Extracted& e) {
+  const Settings& s = e.settings;
+  const double k = double(e.n + 3), g = k * kU / (1 - k * kU);
+  for (Index i = 0; i < e.m; ++i) {
+    const double d = e.jac_diag_inv(i);
+    const double rebuilt = (-s.erp / s.h * e.position_error(i) - e.J.row(i).dot(e.v_star)) * d;
+    const double scale =
+        (s.erp / s.h * std::abs(e.position_error(i)) + e.J_magnitude.row(i).dot(e.v_star.cwiseAbs())) * std::abs(d);
+    EXPECT_LE(std::abs(e.rhs(i) - rebuilt), g * scale + 1e-300) << "row " << i;
+    if (d != 0 && scale > 0) {
+      EXPECT_GT(std::abs(e.rhs(i) - rebuilt * (1 + 1e-6)), g * scale) << "row " << i << " off by 1e-6 passes";
+    }
+  }
+}
+
+// M⁻¹ read column by column against the unit responses Bullet computed for
+// its rows (M⁻¹J_iᵀ, from J_i): the same linear map, to the mechanism
+// class's Extracted::unit_rounding of |J||M⁻¹|ᵀ, and symmetric to it. The
+// wrong value: one diagonal entry 1e-6 off, on the coordinate the first
+// row's J reaches most.
+void expect_unit_responses_agree(const Extracted& e) {
+  const double g = e.unit_rounding;
+  const Matrix<double> scale = e.J_magnitude * e.Minv.cwiseAbs().transpose();
+  const Matrix<double> gap = (e.unit - e.J * e.Minv.transpose()).cwiseAbs();
+  double used = 0;  // the largest share of its tolerance an entry uses
+  for (Index i = 0; i < gap.rows(); ++i)
+    for (Index j = 0; j < gap.cols(); ++j)
+      if (scale(i, j) > 0) used = std::max(used, gap(i, j) / (g * scale(i, j)));
+  std::cout << "  |unit − J M⁻¹ᵀ|: at most " << used << " of its tolerance\n";
+  EXPECT_LE((gap - g * scale).maxCoeff(), 0.0);
+  Index k;
+  e.J.row(0).cwiseAbs().maxCoeff(&k);
+  Matrix<double> wrong = e.Minv;
+  wrong(k, k) *= 1 + 1e-6;
+  EXPECT_GT(((e.unit - e.J * wrong.transpose()).cwiseAbs() - g * scale).maxCoeff(), 0.0);
+  EXPECT_LE((e.Minv - e.Minv.transpose()).cwiseAbs().maxCoeff(), g * e.Minv.cwiseAbs().maxCoeff());
 }
 
 // The hidden defaults Bullet's getters report (engines/UPSTREAM.md §2, §5), as
@@ -101,12 +158,7 @@ TEST(BulletAdapter, JacobianIsTheDerivativeOfBulletsPositionErrors) {
       SCOPED_TRACE(m->name() + ", " + c.name);
       const Vector<double> q0 = m->q(), u = m->u();
       const Extracted e = m->step();  // reads J at q0 (positions are integrated after the solve)
-      auto path = [&](double s) {
-        m->set_q(q0 + s * u);
-        return m->position_error();
-      };
-      EXPECT_TRUE(difference_agrees(path, 1, e.J * u, "J u", test::step(u)));
-      EXPECT_FALSE(difference_agrees(path, 1, off_by_1e6(e.J * u), "J u off by 1e-6", test::step(u)));
+      expect_jacobian_is_the_derivative(*m, q0, u, e);
     }
 }
 
@@ -160,26 +212,15 @@ TEST(BulletAdapter, ACopiedStateStepsAlike) {
   EXPECT_THROW(f->set_base_pose({0, 0, 0, 0, 0, 0, 0}), InputError);
 }
 
-// m_rhs = (−(ERP/h)·posError − J v*)·m_jacDiagABInv, from Bullet's positions:
-// each row's two products and the sum to γ_{n+3} of their magnitudes.
+// m_rhs is Baumgarte's on Bullet's own position errors (expect_baumgartes_rhs).
 TEST(BulletAdapter, RightHandSideIsBaumgartesOnBulletsOwnErrors) {
   for (Topology t : kTopologies)
     for (const Case& c : cases()) {
-      Settings s{t};
-      const auto m = make(c, s);
+      const auto m = make(c, {t});
       SCOPED_TRACE(m->name() + ", " + c.name);
       const Extracted e = m->step();
+      expect_baumgartes_rhs(e);
       const double k = double(e.n + 3), g = k * kU / (1 - k * kU);
-      for (Index i = 0; i < e.m; ++i) {
-        const double d = e.jac_diag_inv(i);
-        const double rebuilt = (-s.erp / s.h * e.position_error(i) - e.J.row(i).dot(e.v_star)) * d;
-        const double scale = (s.erp / s.h * std::abs(e.position_error(i)) +
-                              e.J_magnitude.row(i).dot(e.v_star.cwiseAbs())) * std::abs(d);
-        EXPECT_LE(std::abs(e.rhs(i) - rebuilt), g * scale + 1e-300) << "row " << i;
-        if (d != 0 && scale > 0) {
-          EXPECT_GT(std::abs(e.rhs(i) - rebuilt * (1 + 1e-6)), g * scale) << "row " << i << " off by 1e-6 passes";
-        }
-      }
       // The z row is zero. On fixed bases it is exactly zero and Bullet
       // disables it. On a floating base it is zero to the rounding of its two
       // ends' cancellation, and Bullet keeps it: its scale d = J_A M⁻¹J_Aᵀ +
@@ -195,28 +236,16 @@ TEST(BulletAdapter, RightHandSideIsBaumgartesOnBulletsOwnErrors) {
     }
 }
 
-// M⁻¹ read column by column against the unit responses Bullet computed for
-// its rows (M⁻¹J_iᵀ, from J_i): the same linear map, n terms a product.
+// M⁻¹ against the rows' unit responses (expect_unit_responses_agree): the
+// planar loops at their 4·n·u.
 TEST(BulletAdapter, InverseMassAgreesWithTheRowsUnitResponses) {
   for (Topology t : kTopologies)
     for (const Case& c : cases()) {
       const auto m = make(c, {t});
       SCOPED_TRACE(m->name() + ", " + c.name);
       const Extracted e = m->step();
-      const double g = 4 * double(e.n) * kU;
-      const Matrix<double> from_columns = e.J * e.Minv.transpose();
-      const Matrix<double> scale = e.J_magnitude * e.Minv.cwiseAbs().transpose();
-      const double err = ((e.unit - from_columns).cwiseAbs() - g * scale).maxCoeff();
-      std::cout << "  |unit − J M⁻¹ᵀ| over its tolerance: max " << err << "\n";
-      EXPECT_LE(err, 0.0);
-      // One entry 1e-6 off, on the coordinate the first row's J reaches most.
-      Index k;
-      e.J.row(0).cwiseAbs().maxCoeff(&k);
-      Matrix<double> wrong = e.Minv;
-      wrong(k, k) *= 1 + 1e-6;
-      EXPECT_GT(((e.unit - e.J * wrong.transpose()).cwiseAbs() - g * scale).maxCoeff(), 0.0);
-      const double asym = (e.Minv - e.Minv.transpose()).cwiseAbs().maxCoeff();
-      EXPECT_LE(asym, g * e.Minv.cwiseAbs().maxCoeff());
+      EXPECT_EQ(e.unit_rounding, 4 * double(e.n) * kU);
+      expect_unit_responses_agree(e);
     }
 }
 
@@ -328,36 +357,12 @@ TEST(BulletAdapter, BricardsWeldRowsAreTheDerivativeOfBulletsPositionErrors) {
     m->set_u(u);
     const Extracted e = m->step();
     ASSERT_EQ(e.m, 6);
-    auto path = [&](double h) {
-      m->set_q(q0 + h * u);
-      return m->position_error();
-    };
-    EXPECT_TRUE(difference_agrees(path, 1, e.J * u, "J u", test::step(u)));
-    EXPECT_FALSE(difference_agrees(path, 1, off_by_1e6(e.J * u), "J u off by 1e-6", test::step(u)));
-    m->set_q(q0);
-    const double k = double(e.n + 3), g = k * kU / (1 - k * kU);
-    for (Index i = 0; i < e.m; ++i) {
-      const double d = e.jac_diag_inv(i);
-      EXPECT_GT(d, 0.0) << "row " << i << " disabled";
-      const double rebuilt = (-s.erp / s.h * e.position_error(i) - e.J.row(i).dot(e.v_star)) * d;
-      const double scale =
-          (s.erp / s.h * std::abs(e.position_error(i)) + e.J_magnitude.row(i).dot(e.v_star.cwiseAbs())) * std::abs(d);
-      EXPECT_LE(std::abs(e.rhs(i) - rebuilt), g * scale + 1e-300) << "row " << i;
-      if (scale > 0) EXPECT_GT(std::abs(e.rhs(i) - rebuilt * (1 + 1e-6)), g * scale) << "row " << i;
-    }
-    // The unit responses are Bullet's articulated-body recursion over J_i
-    // (6×6 spatial quantities, O(n) of them), rounded relative to its own
-    // intermediate magnitudes: 16·n·ε of |J||M⁻¹|, the recursions' constant
-    // of test_same_mechanisms.cpp. The planar loops meet 4·n·u; Bricard's
-    // spatial links do not (36·u relative at one entry, measured).
-    const double gm = 16 * double(e.n) * 2 * kU;
-    const Matrix<double> scale = e.J_magnitude * e.Minv.cwiseAbs().transpose();
-    std::cout << "  |unit − J M⁻¹ᵀ| over its tolerance: max "
-              << ((e.unit - e.J * e.Minv.transpose()).cwiseAbs() - gm * scale).maxCoeff() << "\n";
-    EXPECT_LE(((e.unit - e.J * e.Minv.transpose()).cwiseAbs() - gm * scale).maxCoeff(), 0.0);
-    Matrix<double> wrong = e.Minv;
-    wrong(0, 0) *= 1 + 1e-6;
-    EXPECT_GT(((e.unit - e.J * wrong.transpose()).cwiseAbs() - gm * scale).maxCoeff(), 0.0);
+    expect_jacobian_is_the_derivative(*m, q0, u, e);
+    expect_baumgartes_rhs(e);
+    for (Index i = 0; i < e.m; ++i) EXPECT_GT(e.jac_diag_inv(i), 0.0) << "row " << i << " disabled";
+    // Bricard's spatial links at their 16·n·ε (bullet.hpp, unit_rounding).
+    EXPECT_EQ(e.unit_rounding, 32 * double(e.n) * kU);
+    expect_unit_responses_agree(e);
   }
   EXPECT_THROW(bricard({Topology::floating_base}), InputError);
 }
@@ -419,6 +424,28 @@ TEST(BulletAdapter, TheImpulseCapBindsOnBricardsWeldAtItsStart) {
   EXPECT_THROW(bricard(bad), InputError);
   bad.max_applied_impulse = NAN;
   EXPECT_THROW(four_bar(1.0, 2.0, bad), InputError);
+}
+
+// Extracted::capped_row on made-up rows: a row at either cap is found, one
+// the last bit inside it is not, nor a disabled row at its cap.
+TEST(BulletAdapter, CappedRowIsTheFirstEnabledRowAtItsCap) {
+  Extracted e;
+  e.m = 3;
+  e.jac_diag_inv = Vector<double>::Ones(3);
+  e.upper = Vector<double>::Constant(3, 100);
+  e.lower = -e.upper;
+  e.lambda = Vector<double>::Zero(3);
+  EXPECT_EQ(e.capped_row(), -1);
+  e.lambda(2) = -100;
+  EXPECT_EQ(e.capped_row(), 2);
+  e.lambda(1) = 100;
+  EXPECT_EQ(e.capped_row(), 1);
+  e.lambda(1) = std::nextafter(100.0, 0.0);
+  e.lambda(2) = std::nextafter(-100.0, 0.0);
+  EXPECT_EQ(e.capped_row(), -1);
+  e.lambda(0) = 100;
+  e.jac_diag_inv(0) = 0;
+  EXPECT_EQ(e.capped_row(), -1);
 }
 
 }  // namespace

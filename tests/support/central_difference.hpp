@@ -2,24 +2,16 @@
 // Derivatives of an engine's own positions, velocities and energies by central
 // differences, to check what an adapter extracted (tests/engines).
 //
-// D(s) is the central difference of step s, with error c₂s² + c₄s⁴ + …;
-// r(s) = (4 D(s/2) − D(s))/3 removes the s² term (Richardson), so r(h/2) is
-// within |r(h/2) − r(h)|/15 of the derivative (to O(h⁶)). A check passes when
-// the extracted value is within twice that estimate of r(h/2), plus the
-// rounding of the differenced values: c·ε·p per value, p = max(1, |f|∞ over
-// the stencil) (values of order 1, such as positions in metres, are rounded
-// absolutely). c = 16: each value is an engine's position or energy, the end
-// of a chain of at most seven rigid transforms (a rotation product and a
-// translation each, two roundings per entry, the energy a sum over the
-// bodies), not one rounding; with c = 1 the J v, Q checks of the MuJoCo
-// adapter failed by 1.1–1.3× on correct values. The stencil's weights make
-// that c·ε·p/s in D(s) for a first derivative (1, 1 over 2s) and 4c·ε·p/s²
-// for a second (1, 2, 1 over s²), and in r(h/2) = (4 D(h/4) − D(h/2))/3:
-// (4·4 + 2)/3 = 6 c·ε·p/h, respectively (4·64 + 16)/3 = 272/3 c·ε·p/h².
+// The differences and their error estimate are richardson.hpp's
+// (engines/common). A check passes when the extracted value is within twice
+// the truncation estimate of r(h/2), plus the rounding of the differenced
+// values at p = max(1, |f|∞ over the stencil) (values of order 1, such as
+// positions in metres, are rounded absolutely).
 #include <algorithm>
 #include <functional>
 #include <iostream>
 
+#include "femc/engines/richardson.hpp"
 #include "femc/system.hpp"
 
 namespace femc::test {
@@ -43,12 +35,9 @@ inline bool difference_agrees(const Path& f, int order, const Vector<double>& ex
     scale = std::max({scale, plus.lpNorm<Eigen::Infinity>(), minus.lpNorm<Eigen::Infinity>()});
     return order == 1 ? Vector<double>((plus - minus) / (2 * s)) : Vector<double>((plus - 2 * f0 + minus) / (s * s));
   };
-  const Vector<double> d1 = D(h), d2 = D(h / 2), d3 = D(h / 4);
-  const Vector<double> r1 = (4 * d2 - d1) / 3, r2 = (4 * d3 - d2) / 3;
-  const double c_eps = 16 * 0x1p-52;
-  const double rounding = order == 1 ? 6 * c_eps * scale / h : 272.0 / 3 * c_eps * scale / (h * h);
-  const double tol = 2 * (r2 - r1).lpNorm<Eigen::Infinity>() / 15 + rounding;
-  const double err = (r2 - expected).lpNorm<Eigen::Infinity>();
+  const engines::richardson::Extrapolated r = engines::richardson::extrapolate(D, h);
+  const double tol = 2 * r.truncation + engines::richardson::rounding(order, scale, h);
+  const double err = (r.value - expected).lpNorm<Eigen::Infinity>();
   std::cout << "  " << what << ": |difference − extracted| " << err << ", tolerance " << tol << "\n";
   return err <= tol;
 }

@@ -23,6 +23,7 @@
 #include <cmath>
 
 #include "femc/engines/bricard.hpp"
+#include "femc/engines/richardson.hpp"
 #include "femc/engines/bullet.hpp"
 #include "femc/errors.hpp"
 
@@ -185,6 +186,7 @@ void Mechanism::Impl::capture_rows(const btMultiBodyConstraintArray& rows, const
   const Index N = n(), m = rows.size();
   e.n = N;
   e.m = m;
+  e.unit_rounding = (weld ? 32 : 4) * double(N) * 0x1p-53;  // bullet.hpp: per mechanism class
   e.J = Matrix<double>::Zero(m, N);
   e.J_magnitude = Matrix<double>::Zero(m, N);
   e.unit = Matrix<double>::Zero(m, N);
@@ -573,15 +575,12 @@ struct PrincipalFrame {
   Vec3 c = Vec3::Zero(), moments = Vec3::Zero();
 };
 PrincipalFrame principal(const bricard::MassProperties& p) {
-  const auto& J = p.inertia;  // xx, yy, zz, xy, xz, yz
-  Mat3 I;
-  I << J[0], J[3], J[4], J[3], J[1], J[5], J[4], J[5], J[2];
-  const Eigen::SelfAdjointEigenSolver<Mat3> eig(I);
+  const Eigen::SelfAdjointEigenSolver<Mat3> eig(bricard::inertia(p));
   PrincipalFrame f;
   f.S = eig.eigenvectors();
   if (f.S.determinant() < 0) f.S.col(0) = -f.S.col(0);
   f.moments = eig.eigenvalues();
-  f.c = Vec3(p.com[0], p.com[1], p.com[2]);
+  f.c = bricard::centre_of_mass(p);
   return f;
 }
 
@@ -591,10 +590,7 @@ std::vector<double> bricard_inertia_errors() {
   std::vector<double> out;
   for (const bricard::Pin& pin : bricard::kPins) {
     const PrincipalFrame f = principal(pin.body);
-    const auto& J = pin.body.inertia;
-    Mat3 I;
-    I << J[0], J[3], J[4], J[3], J[1], J[5], J[4], J[5], J[2];
-    out.push_back((f.S * f.moments.asDiagonal() * f.S.transpose() - I).cwiseAbs().maxCoeff());
+    out.push_back((f.S * f.moments.asDiagonal() * f.S.transpose() - bricard::inertia(pin.body)).cwiseAbs().maxCoeff());
   }
   return out;
 }
@@ -717,12 +713,11 @@ VelocityProduct velocity_product(Mechanism& m) {
     return out;
   };
   auto D = [&](double h) { return Vector<double>((Ju_at(h) - Ju_at(-h)) / (2 * h)); };
-  const Vector<double> d1 = D(s), d2 = D(s / 2), d3 = D(s / 4);
+  const richardson::Extrapolated r = richardson::extrapolate(D, s);
   impl.set_q(q0);
-  const Vector<double> r1 = (4 * d2 - d1) / 3, r2 = (4 * d3 - d2) / 3;
   VelocityProduct out;
-  out.Jdot_u = r2;
-  out.error = (r2 - r1).lpNorm<Eigen::Infinity>() / 15 + 6 * 16 * 0x1p-52 * scale / s;
+  out.Jdot_u = r.value;
+  out.error = r.truncation + richardson::rounding(1, scale, s);
   return out;
 }
 

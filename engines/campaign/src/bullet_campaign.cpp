@@ -56,14 +56,9 @@ Start planar(const loop::Loop& lengths, std::vector<double> leading, std::vector
   return [lengths, leading, speeds](const Settings& s) { return bullet::planar_loop(lengths, leading, speeds, s); };
 }
 // Bricard's mechanism at the example's start (bullet::bricard: its angles,
-// the first pin at kSpeed0 along the one motion), its closure's impulse cap
-// Bullet's 100 N·s or lifted (+∞): every step from it, by any solver, keeps
-// that cap.
-Start bricard_start(double impulse_cap) {
-  return [impulse_cap](Settings s) {
-    s.max_applied_impulse = impulse_cap;
-    return bullet::bricard(s);
-  };
+// the first pin at kSpeed0 along the one motion).
+Start bricard_start() {
+  return [](const Settings& s) { return bullet::bricard(s); };
 }
 constexpr double kImpulseCap = Settings{}.max_applied_impulse;  // Bullet's default
 const std::string kNoCap = ", no impulse cap";
@@ -77,11 +72,15 @@ struct State {
   std::vector<double> base_pose;        // a floating base's
   double theta = 0, omega = 0, t = 0;   // the first joint's angle and rate
   bool weld = false;                    // Bricard's (6 rows, rank 5), not a planar loop's point-to-point
-  bool cap_lifted = false;              // built with max_applied_impulse = +∞
+  // The closure's impulse cap (Settings::max_applied_impulse) of every step
+  // from this state, by any solver: Bullet's 100 N·s, or lifted (+∞).
+  double impulse_cap = kImpulseCap;
+  bool cap_lifted() const { return std::isinf(impulse_cap); }
 };
 
 std::unique_ptr<Mechanism> at(const State& s, Settings settings) {
   settings.topology = s.topology;
+  settings.max_applied_impulse = s.impulse_cap;
   auto m = s.start(settings);
   if (s.q.size() > 0) {
     m->set_base_pose(s.base_pose);
@@ -142,24 +141,18 @@ Evaluation evaluate(const State& s, Config c) {
   return ev;
 }
 
-// The first enabled row whose impulse Bullet left at its cap (m_lowerLimit,
-// m_upperLimit: ±max_applied_impulse), or −1. There Bullet solves a
-// box-constrained problem, not own_problem's equalities.
-Index capped_row(const Evaluation& ev) {
-  const Extracted& e = ev.e;
-  for (Index i = 0; i < e.m; ++i)
-    if (e.jac_diag_inv(i) != 0 && (e.lambda(i) >= e.upper(i) || e.lambda(i) <= e.lower(i))) return i;
-  return -1;
-}
+// The first enabled row at its impulse cap (Extracted::capped_row).
+Index capped_row(const Evaluation& ev) { return ev.e.capped_row(); }
 
 // (i)'s row: Bullet's Δv and the impulse it applied, Jᵀλ, against femc's.
 // The impulse's bound: Jᵀλ̂ = M·M⁻¹Jᵀλ̂, and Bullet's unit responses
-// M⁻¹J_iᵀ are within γ_{4n}|M⁻¹||J_i|ᵀ of its M⁻¹'s (test_bullet_adapter's
-// InverseMassAgreesWithTheRowsUnitResponses). But λ̂ is the record of the
-// iterations, not an answer of its own: PGS adds each Δλ·unit_i to Δv̂ (K
-// iterations × m rows, each addition rounded at |Δv̂|), and later sweeps
-// correct Δv̂, not λ̂. So, with K·m additions,
-//   |Jᵀλ̂ − Jᵀλ| ≤ |M|∞·(bound + γ_{Km}|Δv̂|∞ + γ_{4n}·|M⁻¹||J|ᵀ|λ̂|) + γ_m·|J|ᵀ|λ̂|
+// M⁻¹J_iᵀ are within ρ|M⁻¹||J_i|ᵀ of its M⁻¹'s, ρ = Extracted::unit_rounding
+// (4·n·u on the planar loops, 32·n·u on Bricard; test_bullet_adapter holds
+// each). But λ̂ is the record of the iterations, not an answer of its
+// own: PGS adds each Δλ·unit_i to Δv̂ (K iterations × m rows, each
+// addition rounded at |Δv̂|), and later sweeps correct Δv̂, not λ̂. So,
+// with K·m additions,
+//   |Jᵀλ̂ − Jᵀλ| ≤ |M|∞·(bound + γ_{Km}|Δv̂|∞ + ρ·|M⁻¹||J|ᵀ|λ̂|) + γ_m·|J|ᵀ|λ̂|
 // (the last for forming Jᵀλ̂ here, m terms an entry), a worst case (each
 // addition's rounding in the same direction).
 Row conformance_row(const Evaluation& ev) {
@@ -192,7 +185,7 @@ Row conformance_row(const Evaluation& ev) {
   const double additions = double(ev.config.iterations) * double(ev.enabled);
   r.force_bound = (M.cwiseAbs().rowwise().sum().maxCoeff() *
                        (ev.bound * scale + gamma(additions) * inf_norm(e.dv()) +
-                        gamma(4.0 * double(e.n)) * inf_norm(e.Minv.cwiseAbs() * Jt_lambda)) +
+                        e.unit_rounding * inf_norm(e.Minv.cwiseAbs() * Jt_lambda)) +
                    gamma(double(e.m)) * inf_norm(Jt_lambda)) /
                   force_scale;
   r.pass = ev.finite && r.error <= r.bound && r.force_error <= r.force_bound && r.bound < 1;
@@ -220,14 +213,14 @@ Row conformance_row(const Evaluation& ev) {
 }
 
 // `samples` states along Bullet's own trajectory at its defaults (PGS, 10
-// iterations; the settings `start` changes, Bricard's lifted cap) from the
-// mechanism's start over `span` seconds; a lifted cap is named in the
-// state class.
+// iterations) but the impulse cap, from the mechanism's start over `span`
+// seconds; a lifted cap is named in the state class.
 void trajectory(Topology t, const std::string& name, const Start& start, double span, bool quick,
-                std::vector<State>& states, bool weld = false, bool cap_lifted = false) {
-  const std::string variant = cap_lifted ? kNoCap : "";
+                std::vector<State>& states, bool weld = false, double impulse_cap = kImpulseCap) {
+  const std::string variant = std::isinf(impulse_cap) ? kNoCap : "";
   Settings settings;
   settings.topology = t;
+  settings.max_applied_impulse = impulse_cap;
   auto m = start(settings);
   const int samples = quick ? 4 : 24;
   const int steps = int(std::lround(span / settings.h));
@@ -238,7 +231,7 @@ void trajectory(Topology t, const std::string& name, const Start& start, double 
     std::tie(s.theta, s.omega) = first_joint(*m);
     s.t = step * settings.h;
     s.weld = weld;
-    s.cap_lifted = cap_lifted;
+    s.impulse_cap = impulse_cap;
     states.push_back(std::move(s));
   }
 }
@@ -258,8 +251,8 @@ std::vector<State> campaign_states(bool quick) {
     // impulse cap, where the weld needs more on one row at the start and
     // slips (the finding), and with the cap lifted.
     if (t != Topology::floating_base) {
-      trajectory(t, "Bricard", bricard_start(kImpulseCap), 1.0, quick, states, true);
-      trajectory(t, "Bricard", bricard_start(INFINITY), 1.0, quick, states, true, true);
+      trajectory(t, "Bricard", bricard_start(), 1.0, quick, states, true);
+      trajectory(t, "Bricard", bricard_start(), 1.0, quick, states, true, INFINITY);
     }
     for (const auto& [theta, folded] : change_point_states(quick)) {
       State s{"change-point", (folded ? "folded at θ = 0 (" : "near singular (") + bullet::to_string(t) + ")", t,
@@ -458,7 +451,7 @@ std::string solver_table(const std::vector<Evaluation>& evs) {
   std::map<std::string, Group> groups;
   for (const Evaluation& ev : evs) {
     const std::string states = ev.state->mechanism == "change-point" ? "change-point"
-                               : ev.state->weld ? (ev.state->cap_lifted ? "Bricard (no impulse cap)" : "Bricard")
+                               : ev.state->weld ? (ev.state->cap_lifted() ? "Bricard (no impulse cap)" : "Bricard")
                                                 : "trajectories";
     const std::string key = bullet::to_string(ev.state->topology) + " | " + states + " | " +
                             bullet::to_string(ev.config.solver) + " | " +
@@ -491,6 +484,84 @@ const Evaluation* worst(const std::vector<Evaluation>& evs, Pick pick, Score sco
   const Evaluation* out = nullptr;
   for (const Evaluation& ev : evs)
     if (pick(ev) && (!out || score(ev) > score(*out))) out = &ev;
+  return out;
+}
+
+// What the report says of Bricard's weld (the impulse cap and the opened
+// loop), tallied over the campaign's evaluations.
+struct Tally {  // an MLCP solver on the lifted cap's states between two multibodies, at 10 iterations
+  int states = 0, within = 0, fell_back = 0;
+  double error = 0;
+};
+struct BricardSummary {
+  // Converged PGS at the start between two multibodies, at the cap and lifted.
+  const Evaluation* capped = nullptr;
+  const Evaluation* free = nullptr;
+  // The row at the cap at the start, and its weight in the rows' redundant
+  // direction w (Jᵀw = 0): where |w_k| is rounding, the row's impulse is
+  // unique.
+  Index row = -1;
+  double redundant_weight = 0;
+  // Over the converged PGS steps (i): the states at the cap, where it binds,
+  // and the largest error there; the largest |posError|∞ at the cap and
+  // lifted; with the cap lifted, the opened loop's states (femc's rank 6),
+  // those within the bound, the largest error and the smallest d₆/d₁.
+  int states = 0, binds = 0, opened = 0, opened_within = 0;
+  double drift = 0, drift_free = 0, opened_error = 0, weakest = INFINITY, capped_error = 0;
+  Tally lemke, dantzig;  // at Bullet's 10 iterations (the fallback's)
+};
+
+BricardSummary summarize_bricard(const std::vector<Evaluation>& evs) {
+  BricardSummary out;
+  auto start_of = [&](bool cap_lifted) {
+    return worst(
+        evs,
+        [&](const Evaluation& ev) {
+          return ev.state->weld && ev.state->cap_lifted() == cap_lifted &&
+                 ev.state->topology == Topology::two_multibodies && ev.state->t == 0 &&
+                 ev.config.solver == SolverKind::pgs && ev.config.iterations == kConverged;
+        },
+        [](const Evaluation&) { return 0.0; });
+  };
+  out.capped = start_of(false);
+  out.free = start_of(true);
+  if (out.capped) {
+    out.row = capped_row(*out.capped);
+    if (out.row >= 0)
+      out.redundant_weight = std::abs(
+          Eigen::JacobiSVD<Matrix<double>>(out.capped->e.J, Eigen::ComputeFullU).matrixU()(out.row, 5));
+  }
+  for (const Evaluation& ev : evs) {
+    if (!ev.state->weld || ev.config.solver != SolverKind::pgs || ev.config.iterations != kConverged) continue;
+    const double violation = inf_norm(ev.e.position_error);
+    if (ev.state->cap_lifted()) {
+      out.drift_free = std::max(out.drift_free, violation);
+      if (ev.exact.rank == 6) {
+        ++out.opened;
+        out.opened_within += ev.finite && ev.error <= ev.bound;
+        out.opened_error = std::max(out.opened_error, ev.error);
+        out.weakest = std::min(out.weakest, ev.exact.sigma_ratio);
+      }
+      continue;
+    }
+    ++out.states;
+    if (capped_row(ev) >= 0) ++out.binds, out.capped_error = std::max(out.capped_error, ev.error);
+    out.drift = std::max(out.drift, violation);
+  }
+  auto tally = [&](SolverKind solver) {
+    Tally t;
+    for (const Evaluation& ev : evs)
+      if (ev.state->weld && ev.state->cap_lifted() && ev.state->topology == Topology::two_multibodies &&
+          ev.config.solver == solver && ev.config.iterations == 10) {
+        ++t.states;
+        t.within += ev.finite && ev.error <= ev.bound;
+        t.fell_back += ev.e.fell_back;
+        if (ev.finite) t.error = std::max(t.error, ev.error);
+      }
+    return t;
+  };
+  out.lemke = tally(SolverKind::mlcp_lemke);
+  out.dantzig = tally(SolverKind::mlcp_dantzig);
   return out;
 }
 
@@ -681,60 +752,10 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
   }
   // Bricard's weld and the impulse cap.
   {
-    // Converged PGS at the start, between two multibodies.
-    auto start_of = [&](bool cap_lifted) {
-      return worst(
-          evs,
-          [&](const Evaluation& ev) {
-            return ev.state->weld && ev.state->cap_lifted == cap_lifted &&
-                   ev.state->topology == Topology::two_multibodies && ev.state->t == 0 &&
-                   ev.config.solver == SolverKind::pgs && ev.config.iterations == kConverged;
-          },
-          [](const Evaluation&) { return 0.0; });
-    };
-    const Evaluation* capped = start_of(false);
-    const Evaluation* free = start_of(true);
-    // Over the converged PGS steps (i): where the cap binds, and, with the
-    // cap lifted, the opened loop's states (femc's rank 6).
-    int states = 0, binds = 0, opened = 0, opened_within = 0;
-    double drift = 0, drift_free = 0, opened_error = 0, weakest = INFINITY, capped_error = 0;
-    for (const Evaluation& ev : evs) {
-      if (!ev.state->weld || ev.config.solver != SolverKind::pgs || ev.config.iterations != kConverged) continue;
-      const double violation = inf_norm(ev.e.position_error);
-      if (ev.state->cap_lifted) {
-        drift_free = std::max(drift_free, violation);
-        if (ev.exact.rank == 6) {
-          ++opened;
-          opened_within += ev.finite && ev.error <= ev.bound;
-          opened_error = std::max(opened_error, ev.error);
-          weakest = std::min(weakest, ev.exact.sigma_ratio);
-        }
-        continue;
-      }
-      ++states;
-      if (capped_row(ev) >= 0) ++binds, capped_error = std::max(capped_error, ev.error);
-      drift = std::max(drift, violation);
-    }
-    // An MLCP solver on the lifted cap's states between two multibodies, at
-    // Bullet's 10 iterations (the fallback's).
-    struct Tally {
-      int states = 0, within = 0, fell_back = 0;
-      double error = 0;
-    };
-    auto tally = [&](SolverKind solver) {
-      Tally out;
-      for (const Evaluation& ev : evs)
-        if (ev.state->weld && ev.state->cap_lifted && ev.state->topology == Topology::two_multibodies &&
-            ev.config.solver == solver && ev.config.iterations == 10) {
-          ++out.states;
-          out.within += ev.finite && ev.error <= ev.bound;
-          out.fell_back += ev.e.fell_back;
-          if (ev.finite) out.error = std::max(out.error, ev.error);
-        }
-      return out;
-    };
-    const Tally lemke = tally(SolverKind::mlcp_lemke), dantzig = tally(SolverKind::mlcp_dantzig);
-    const Index k = capped ? capped_row(*capped) : -1;
+    const BricardSummary b = summarize_bricard(evs);
+    const Evaluation* capped = b.capped;
+    const Evaluation* free = b.free;
+    const Index k = b.row;
     if (k >= 0 && free) {
       const std::string file = "systems/bullet_bricard_impulse_cap.json";
       md << "- **Bullet's impulse cap binds on Bricard's weld.** Every row's impulse is kept within ±"
@@ -746,28 +767,28 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
          << " N·s (converged PGS with the cap lifted; the row's impulse is unique: the rows' redundant direction "
             "w, Jᵀw = 0, has |w_"
          << k << "| = "
-         << sci(std::abs(Eigen::JacobiSVD<Matrix<double>>(capped->e.J, Eigen::ComputeFullU).matrixU()(k, 5)))
+         << sci(b.redundant_weight)
          << "): Bullet leaves it at the cap and its Δv is "
          << sci(capped->error) << " from the solution of its rows' equalities (relative; with the cap lifted "
-         << sci(free->error) << ", its bound " << sci(free->bound) << "). Converged PGS ends at the cap on " << binds
-         << " of " << states << " states of Bullet's trajectories, its Δv there up to " << sci(capped_error)
+         << sci(free->error) << ", its bound " << sci(free->bound) << "). Converged PGS ends at the cap on " << b.binds
+         << " of " << b.states << " states of Bullet's trajectories, its Δv there up to " << sci(b.capped_error)
          << " from the equalities' solution; nothing is reported. `" << file
          << "` (`femc solve` gives its exact Δv, Jᵀλ its Qc).\n";
       files[file] = problem_json(*capped, "Bullet's impulse cap (100 N·s) binds on this problem's row " +
                                               std::to_string(k) + ".");
     }
-    if (opened > 0)
+    if (b.opened > 0)
       md << "- **Bricard's loop opens along Bullet's own trajectory,** with the cap or without it: |posError|∞ "
             "(m and rad: the weld's three position and three Euler-angle errors) reaches "
-         << sci(drift) << " within 1 s (" << sci(drift_free) << " with the cap lifted) at Bullet's 10 PGS iterations "
+         << sci(b.drift) << " within 1 s (" << sci(b.drift_free) << " with the cap lifted) at Bullet's 10 PGS iterations "
          << "a step and ERP " << num(Settings{}.erp)
-         << ". On the opened loop the weld's six rows have full rank, weakly (d₆/d₁ down to " << sci(weakest)
+         << ". On the opened loop the weld's six rows have full rank, weakly (d₆/d₁ down to " << sci(b.weakest)
          << "), and converged PGS (" << kConverged << " iterations, the cap lifted) is within its bound on "
-         << opened_within << " of " << opened << " states, up to " << sci(opened_error)
+         << b.opened_within << " of " << b.opened << " states, up to " << sci(b.opened_error)
          << " from the solution (relative); the MLCP's Dantzig between two multibodies, a direct solve, on "
-         << dantzig.within << " of " << dantzig.states << "; its Lemke (the cap lifted: bounds ±∞) on "
-         << lemke.within << " of " << lemke.states << ", up to " << sci(lemke.error) << " off, falling back to PGS on "
-         << lemke.fell_back
+         << b.dantzig.within << " of " << b.dantzig.states << "; its Lemke (the cap lifted: bounds ±∞) on "
+         << b.lemke.within << " of " << b.lemke.states << ", up to " << sci(b.lemke.error) << " off, falling back to PGS on "
+         << b.lemke.fell_back
          << " (not traced).\n";
   }
   md << "- **Read, not run: split islands off.** With m_splitIslands false, btMultiBodyDynamicsWorld's "

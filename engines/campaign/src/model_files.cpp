@@ -1,11 +1,11 @@
 #include "femc/engines/model_files.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <limits>
 #include <map>
 #include <sstream>
 
+#include "conformance.hpp"
 #include "model_files_detail.hpp"
 
 namespace femc::engines {
@@ -24,11 +24,7 @@ std::vector<ModelFileCheck> femc_model_file_checks() {
 }
 
 namespace {
-std::string sci(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.3g", x);
-  return buf;
-}
+using campaign::sci;
 // error ÷ tolerance; an exact check (tolerance 0) met is 0; NaN stays NaN.
 double ratio(double error, double tolerance) {
   if (error != error) return error;

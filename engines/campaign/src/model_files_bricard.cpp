@@ -245,6 +245,16 @@ Vector<double> min_norm_point(const Matrix<double>& A, const Vector<double>& b, 
   return svd.matrixV().leftCols(r) * c.cwiseQuotient(svd.singularValues().head(r));
 }
 
+// An engine's inertias I + ΔI (per link the largest |ΔI| entry, an
+// adapter's bricard_inertia_errors) move each entry of M in pin angles by
+// at most δ = Σ_links 3·max|ΔI|: a pin's axis is a unit vector, so
+// |aᵀΔI b| ≤ 3·max|ΔI| per link, and each link adds its own.
+double inertia_perturbation(const std::vector<double>& per_link) {
+  double delta = 0;
+  for (double d : per_link) delta += 3 * d;
+  return delta;
+}
+
 // An engine in pin angles at a state: its M, Q, closure rows J, the b of
 // its hard rows and (Simbody) u̇.
 struct JointEngine {
@@ -367,8 +377,7 @@ void mujoco_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
     auto m = mujoco::bricard(0.0);
     m->set_state(rounded(at.q), rounded(at.qd));
     const mujoco::Extracted e = mujoco::extract(*m);
-    double inertia_error = 0;
-    for (double d : mujoco::bricard_inertia_errors(*m)) inertia_error += 3 * d;
+    const double inertia_error = inertia_perturbation(mujoco::bricard_inertia_errors(*m));
     // MuJoCo's hard rows' b: −J̇v (its weld rows differenced along v; its
     // aref leaves J̇v out, 2.2.2's finding in its campaign).
     check_joint_engine({"MuJoCo", e.M, e.J, e.Q, Vector<double>(-e.Jdot_v), Vector<double>(), inertia_error,
@@ -446,8 +455,7 @@ void ode_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
 // (with the product h·a's and the division's u|a| each, inside the 16·n·ε).
 void bullet_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
   const Index n = 6, r = 5;
-  double delta = 0;
-  for (double d : bullet::bricard_inertia_errors()) delta += 3 * d;
+  const double delta = inertia_perturbation(bullet::bricard_inertia_errors());
   for (const State& at : states(a)) {
     const Femc f = femc_at(Cut::welded_halves, at);
     const Femc g = femc_at(Cut::welded_halves, at, centre_off()), h = femc_at(Cut::welded_halves, at, offset_longer());

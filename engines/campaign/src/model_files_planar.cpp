@@ -92,7 +92,8 @@ struct EngineState {
   bool maximal = false;
 };
 
-std::string sci(double x) {
+// A near-fold angle as its label writes it: one digit and the exponent (1e-02).
+std::string exponent_label(double x) {
   char b[16];
   std::snprintf(b, sizeof b, "%.0e", x);
   return b;
@@ -113,7 +114,7 @@ const std::vector<double> kCrankAngles{1.0, 2.5}, kNearFold{1e-2, 1e-4};
 template <class Add, class FourBar, class Chain>
 void each_state(Add&& add, FourBar&& four_bar, Chain&& chain) {
   for (double t : kCrankAngles) add(four_bar(t, planar_loop::kCrankRocker), planar_loop::kCrankRocker, angle(t));
-  for (double t : kNearFold) add(four_bar(t, planar_loop::kChangePoint), planar_loop::kChangePoint, "θ = " + sci(t));
+  for (double t : kNearFold) add(four_bar(t, planar_loop::kChangePoint), planar_loop::kChangePoint, "θ = " + exponent_label(t));
   add(chain(), planar_loop::kClosedChain, "at its start");
 }
 
@@ -161,7 +162,7 @@ std::vector<EngineState> engine_states([[maybe_unused]] const std::string& engin
                        Vector<double>(), Vector<double>(), e.Minv, Vector<double>((e.v_star - e.v) / s.h)});
       };
       for (double th : kCrankAngles) add(planar_loop::kCrankRocker, th, angle(th));
-      for (double th : kNearFold) add(planar_loop::kChangePoint, th, "θ = " + sci(th));
+      for (double th : kNearFold) add(planar_loop::kChangePoint, th, "θ = " + exponent_label(th));
     }
   }
 #endif

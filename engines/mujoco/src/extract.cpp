@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "femc/engines/mujoco.hpp"
+#include "femc/engines/richardson.hpp"
 #include "femc/errors.hpp"
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/rational.hpp"
@@ -66,35 +67,29 @@ Extracted extract(const Model& model) {
   e.qacc_warmstart = read(d->qacc_warmstart, n);
   e.qacc_smooth = read(d->qacc_smooth, n);
 
-  // J̇ v = d/dt (J(q(t)) v) at t = 0. The central difference D(h) has error
-  // O(h²); Richardson's r(h) = (4 D(h/2) − D(h))/3 has O(h⁴), and from two of
-  // them, r(h) and r(h/2), |r(h/2) − r(h)|/15 estimates r(h/2)'s (as
-  // tests/support/central_difference.hpp and the Bullet adapter's
-  // velocity_product). The differenced values are rounded to 16ε·|J||v|
-  // (the recursions' constant of those two: MuJoCo's efc_J, the product J v
-  // and the positions q ± h'v), which D(h') divides by h':
-  // r(h/2) = (4 D(h/4) − D(h/2))/3 carries (16 + 2)/3 = 6 of 16ε·|J v|_max/h. The step is 1e-3 for unit speeds and
-  // shorter for faster motions (the truncation error grows with |v|∞³).
+  // J̇ v = d/dt (J(q(t)) v) at t = 0, by central differences and
+  // Richardson's extrapolation (femc/engines/richardson.hpp), the
+  // differenced values rounded to 16ε·|J||v| (the recursions' constant:
+  // MuJoCo's efc_J, the product J v and the positions q ± h'v). The step is
+  // 1e-3 for unit speeds and shorter for faster motions (the truncation
+  // error grows with |v|∞³).
   mjData* scratch = mj_makeData(m);
   const double h = 1e-3 / std::max(1.0, read(d->qvel, n).lpNorm<Eigen::Infinity>());
   auto D = [&](double step) {
     return Vector<double>((jacobian_times_v_at(model, step, scratch) - jacobian_times_v_at(model, -step, scratch)) /
                           (2 * step));
   };
-  Vector<double> d1, d2, d3;
+  richardson::Extrapolated r;
   try {
-    d1 = D(h);
-    d2 = D(h / 2);
-    d3 = D(h / 4);
+    r = richardson::extrapolate(D, h);
   } catch (...) {
     mj_deleteData(scratch);
     throw;
   }
   mj_deleteData(scratch);
-  const Vector<double> r1 = (4 * d2 - d1) / 3, r2 = (4 * d3 - d2) / 3;
-  e.Jdot_v = r2;
+  e.Jdot_v = r.value;
   const double scale = (e.J.cwiseAbs() * read(d->qvel, n).cwiseAbs()).lpNorm<Eigen::Infinity>();
-  e.Jdot_v_error = (r2 - r1).lpNorm<Eigen::Infinity>() / 15 + 6 * 16 * 0x1p-52 * scale / h;
+  e.Jdot_v_error = r.truncation + richardson::rounding(1, scale, h);
   return e;
 }
 

@@ -185,14 +185,8 @@ Eigen::Matrix3d compiled_inertia(const Model& model, const std::string& body) {
 }
 
 std::vector<double> bricard_inertia_errors(const Model& model) {
-  auto written = [](const bricard::MassProperties& p) {
-    const auto& I = p.inertia;  // xx, yy, zz, xy, xz, yz
-    Eigen::Matrix3d out;
-    out << I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2];
-    return out;
-  };
   auto error = [&](const std::string& body, const bricard::MassProperties& p) {
-    return (compiled_inertia(model, body) - written(p)).cwiseAbs().maxCoeff();
+    return (compiled_inertia(model, body) - bricard::inertia(p)).cwiseAbs().maxCoeff();
   };
   std::vector<double> out{error("even1", bricard::kEven)};
   for (const bricard::Pin& pin : bricard::kPins) out.push_back(error(pin.name, pin.body));

@@ -55,10 +55,10 @@ void set_speeds(Mechanism& m, const std::vector<std::size_t>& hinges, const std:
   m.set_velocities(cod.solve(rhs));
 }
 
-// A frame of bricard.hpp as a rotation and an origin.
+// A frame of bricard.hpp as a rotation and an origin, a link's centre of mass.
 using bricard::origin;
 using bricard::rotation;
-Vec3 com(const bricard::MassProperties& p) { return Vec3(p.com[0], p.com[1], p.com[2]); }
+Vec3 com(const bricard::MassProperties& p) { return bricard::centre_of_mass(p); }
 
 }  // namespace
 

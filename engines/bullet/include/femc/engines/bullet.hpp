@@ -107,6 +107,16 @@ struct Extracted {
   // zero in exact arithmetic is left at the rounding of its two ends.
   Matrix<double> J_magnitude;
   Matrix<double> unit;             // m × n: Bullet's unit responses M⁻¹J_iᵀ (rows)
+  // The unit responses' rounding: |unit − J M⁻¹ᵀ| ≤ unit_rounding·|J||M⁻¹|ᵀ
+  // entrywise, one constant per mechanism class. Bullet forms each response
+  // by its articulated-body recursion over J_i, rounded relative to the
+  // recursion's own intermediate magnitudes, not to |J||M⁻¹|: the planar
+  // loops (revolute joints about one axis) meet 4·n·u; Bricard's spatial
+  // links need 16·n·ε = 32·n·u, the recursions' constant of
+  // test_same_mechanisms.cpp (36·u relative at one entry, measured, n = 6).
+  // test_bullet_adapter's InverseMassAgreesWithTheRowsUnitResponses and
+  // BricardsWeldRows… hold each; the campaign's force bound reads it.
+  double unit_rounding = 0;
   Matrix<double> Minv;             // n × n: calcAccelerationDeltasMultiDof(e_k), block per multibody
   Vector<double> rhs, jac_diag_inv, lower, upper;  // per row, Bullet's
   Vector<double> position_error;   // per row, n·(p_A − p_B) from Bullet's localPosToWorld
@@ -119,6 +129,14 @@ struct Extracted {
   Vector<double> mlcp_b, mlcp_x;
   bool fell_back = false;
   Vector<double> dv() const { return v_next - v_star; }  // Bullet's constraint velocity change
+  // The first enabled row whose impulse Bullet left at its cap (lower,
+  // upper: m_lowerLimit, m_upperLimit, ±max_applied_impulse), or −1. There
+  // Bullet solves a box-constrained problem, not own_problem's equalities.
+  Index capped_row() const {
+    for (Index i = 0; i < m; ++i)
+      if (jac_diag_inv(i) != 0 && (lambda(i) >= upper(i) || lambda(i) <= lower(i))) return i;
+    return -1;
+  }
 };
 
 // A planar loop of planar_loop.hpp in Bullet (btMultiBodyDynamicsWorld):
@@ -259,10 +277,9 @@ MatrixCheck check_mlcp_matrix(const Extracted& e);
 // state: the closure's Jacobian from Bullet's own positions (−z × (p − o_j)
 // per joint, as the assembly uses it, in Bullet's sign) times u along the joints' motion
 // q + s·u (a fixed base, where q̇ = u), differenced centrally at s =
-// 10⁻³/max(1, |u|∞), s/2 and s/4, extrapolated (Richardson) from each
-// pair, r(s) and r(s/2), with
-// tests/support/central_difference.hpp's error estimate: |r(s/2) − r(s)|/15
-// plus the rounding of the differenced values, 6·16ε·max(1, |J u|∞)/s. The
+// 10⁻³/max(1, |u|∞), s/2 and s/4 and extrapolated (femc/engines/
+// richardson.hpp), with its error estimate: |r(s/2) − r(s)|/15 plus the
+// rounding of the differenced values, 6·16ε·max(1, |J u|∞)/s. The
 // state is restored. A floating base is an InputError (its pose's rate is
 // not u).
 struct VelocityProduct {

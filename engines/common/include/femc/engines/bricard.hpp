@@ -43,6 +43,14 @@ struct MassProperties {
   std::array<double, 6> inertia;
 };
 
+// The inertia as the symmetric matrix and the centre of mass, in double,
+// as the adapters give them to their engines.
+inline Eigen::Matrix3d inertia(const MassProperties& p) {
+  const auto& I = p.inertia;
+  return (Eigen::Matrix3d() << I[0], I[3], I[4], I[3], I[1], I[5], I[4], I[5], I[2]).finished();
+}
+inline Eigen::Vector3d centre_of_mass(const MassProperties& p) { return {p.com[0], p.com[1], p.com[2]}; }
+
 inline constexpr double kGravity = 9.8;  // along −y
 inline constexpr double kMass = 20;
 inline constexpr MassProperties kEven{kMass, {1.0, -0.16416667, -0.16416667},
