@@ -222,8 +222,7 @@ Femc femc_at(Cut cut, const State& at, const Pins& pins = bricard::kPins) {
 }
 
 // The checks' deliberate mistakes (header).
-Pins centre_off() {
-  Pins p = bricard::kPins;
+Pins centre_off(Pins p = bricard::kPins) {
   p[0].body.com[0] *= 1 + 1e-6;
   return p;
 }
@@ -255,6 +254,30 @@ double inertia_perturbation(const std::vector<double>& per_link) {
   return delta;
 }
 
+// The mechanism as an engine stores it: bricard.hpp's pins with the
+// inertias the engine holds (per pin, in the link frame: MuJoCo's compiled
+// R diag Rᵀ), so that its M and Q can be checked to its recursion's
+// rounding apart from how far those inertias are from the model's (the
+// checks with δ).
+Pins with_inertias(const std::vector<Eigen::Matrix3d>& per_pin) {
+  Pins p = bricard::kPins;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    const Eigen::Matrix3d I = (per_pin.at(i) + per_pin.at(i).transpose()) / 2;
+    p[i].body.inertia = {I(0, 0), I(1, 1), I(2, 2), I(0, 1), I(0, 2), I(1, 2)};
+  }
+  return p;
+}
+// How far a stored inertia, R diag Rᵀ formed in double, may be from the one
+// the engine's recursion uses (diag on its own rotation R'): γ₃·λ_max per
+// entry for the product (rows of R unit to rounding), and 2·2u·λ_max for
+// R' − R, the rotation's own rounding (a quaternion to a matrix), which
+// enters twice: 8u·λ_max, λ_max ≤ ‖I‖∞. Through inertia_perturbation into M.
+double stored_inertia_rounding(const std::vector<Eigen::Matrix3d>& per_pin) {
+  std::vector<double> per_link;
+  for (const Eigen::Matrix3d& I : per_pin) per_link.push_back(8 * 0x1p-53 * I.cwiseAbs().rowwise().sum().maxCoeff());
+  return inertia_perturbation(per_link);
+}
+
 // An engine in pin angles at a state: its M, Q, closure rows J, the b of
 // its hard rows and (Simbody) u̇.
 struct JointEngine {
@@ -265,7 +288,28 @@ struct JointEngine {
   // b's error beyond its rounding, ∞-norm: MuJoCo's b is −J̇v by differences
   // of its own rows (it never forms it), with their Richardson estimate.
   double b_error = 0;
+  // The inertias the engine stores, per pin (MuJoCo's compiled ones): M and
+  // Q are also checked against femc's mechanism with them (with_inertias).
+  std::vector<Eigen::Matrix3d> stored_inertias = {};
 };
+
+// The engine's M and Q against femc's from `pins` (the model's, or the
+// inertias the engine stores), their inertias within δ per entry of M
+// (inertia_perturbation) of the engine's. Recorded as "M" and "Q" with
+// `suffix`.
+void check_mass_and_force(const Recorder& record, const JointEngine& e, const State& at, const Pins& pins,
+                          double delta, const std::string& suffix) {
+  const Index n = 6;
+  const Femc f = femc_at(Cut::welded_halves, at, pins), g = femc_at(Cut::welded_halves, at, centre_off(pins));
+  const double M_tol = 16 * n * kEps * max_abs(f.M) + delta;
+  // The inertias enter Q's velocity terms, −Σ J_ωᵀ(ΔI α + ω × ΔI ω) per
+  // link, with |ω| ≤ s and |α| ≤ s², s = |q̇|₁ (unit pin axes): at most 2 s² Σ‖ΔI‖₂.
+  const double s = as_double_matrix(at.qd).lpNorm<1>();
+  const double Q_tol = 16 * n * kEps * f.Q_scale + 2 * s * s * delta;
+  record("M" + suffix, max_abs(e.M - f.M), M_tol, max_abs(e.M - g.M), "centre of mass 1e-6 off");
+  record("Q" + suffix, (e.Q - f.Q).lpNorm<Eigen::Infinity>(), Q_tol, (e.Q - g.Q).lpNorm<Eigen::Infinity>(),
+         "centre of mass 1e-6 off");
+}
 
 void check_joint_engine(const JointEngine& e, const State& at, std::vector<ModelFileCheck>& out) {
   const Recorder record{out, e.name, "Bricard", at.name};
@@ -275,20 +319,16 @@ void check_joint_engine(const JointEngine& e, const State& at, std::vector<Model
   // rows) has rank 41, or the checks below mean nothing.
   record("tree map", f.tree_residual, 1e-40);
   record("femc's rank − 41", std::abs(double(f.rank - 41)), 0);
-  const double M_tol = 16 * n * kEps * max_abs(f.M) + e.inertia_error;
-  // MuJoCo's compiled inertias enter Q's velocity terms, −Σ J_ωᵀ(ΔI α + ω × ΔI ω)
-  // per link, with |ω| ≤ s and |α| ≤ s², s = |q̇|₁ (unit pin axes): at most 2 s² Σ‖ΔI‖₂.
-  const double s = as_double_matrix(at.qd).lpNorm<1>();
-  const double Q_tol = 16 * n * kEps * f.Q_scale + 2 * s * s * e.inertia_error;
+  check_mass_and_force(record, e, at, bricard::kPins, e.inertia_error, "");
+  if (!e.stored_inertias.empty())
+    check_mass_and_force(record, e, at, with_inertias(e.stored_inertias), stored_inertia_rounding(e.stored_inertias),
+                         " (its stored inertias)");
   // The engine's rows are any R·A_j + E, E its rounding relative to its own
   // rows: Wedin's denominator is the engine's gap.
   double gap_e, gap_f, gap;
   const Matrix<double> Pe = null_projector(e.J, r, &gap_e), Pf = null_projector(f.closure, r, &gap_f);
   const double N_tol = 16 * n * kEps / gap_e;
-  const Femc g = femc_at(Cut::welded_halves, at, centre_off()), h = femc_at(Cut::welded_halves, at, offset_longer());
-  record("M", max_abs(e.M - f.M), M_tol, max_abs(e.M - g.M), "centre of mass 1e-6 off");
-  record("Q", (e.Q - f.Q).lpNorm<Eigen::Infinity>(), Q_tol, (e.Q - g.Q).lpNorm<Eigen::Infinity>(),
-         "centre of mass 1e-6 off");
+  const Femc h = femc_at(Cut::welded_halves, at, offset_longer());
   record("null space", max_abs(Pe - Pf), N_tol, max_abs(Pe - null_projector(h.closure, r, &gap)),
          "pin offset 1e-6 longer");
   if (e.b.size() == 0) return;
@@ -378,10 +418,12 @@ void mujoco_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
     m->set_state(rounded(at.q), rounded(at.qd));
     const mujoco::Extracted e = mujoco::extract(*m);
     const double inertia_error = inertia_perturbation(mujoco::bricard_inertia_errors(*m));
+    std::vector<Eigen::Matrix3d> stored;
+    for (const bricard::Pin& pin : bricard::kPins) stored.push_back(mujoco::compiled_inertia(*m, pin.name));
     // MuJoCo's hard rows' b: −J̇v (its weld rows differenced along v; its
     // aref leaves J̇v out, 2.2.2's finding in its campaign).
     check_joint_engine({"MuJoCo", e.M, e.J, e.Q, Vector<double>(-e.Jdot_v), Vector<double>(), inertia_error,
-                        e.Jdot_v_error},
+                        e.Jdot_v_error, stored},
                        at, out);
   }
 }
@@ -443,7 +485,10 @@ void ode_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
 // rows' null space. Bullet's damping is set to 0 and its velocity clamp
 // off: they are its modelling choices (its campaign measures the damping),
 // not the mechanism's dynamics, which these checks compare. Bullet's links
-// are on principal axes computed in double (bullet::bricard_inertia_errors):
+// are on principal axes computed in double (bullet::bricard_inertia_errors;
+// its ΔI is of rounding size, so that, unlike MuJoCo's, a check against
+// its stored inertias would be no sharper: tried, M⁻¹Q's share 0.00035
+// against 0.00041):
 // its inertia is I + ΔI, which moves M by at most δ = Σ_links 3·max|ΔI| per
 // entry and M⁻¹, to first order, by ‖M⁻¹‖∞²·n·δ per entry (‖ΔM‖∞ ≤ n·δ);
 // M⁻¹Q by ‖M⁻¹‖∞·n·δ·‖M⁻¹Q‖∞ (Δ(M⁻¹Q) = −M⁻¹ΔM·M⁻¹Q), and by ‖M⁻¹‖∞·2s²δ through the velocity
@@ -457,8 +502,8 @@ void bullet_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
   const Index n = 6, r = 5;
   const double delta = inertia_perturbation(bullet::bricard_inertia_errors());
   for (const State& at : states(a)) {
-    const Femc f = femc_at(Cut::welded_halves, at);
-    const Femc g = femc_at(Cut::welded_halves, at, centre_off()), h = femc_at(Cut::welded_halves, at, offset_longer());
+    const Femc f = femc_at(Cut::welded_halves, at), h = femc_at(Cut::welded_halves, at, offset_longer());
+    const Femc g = femc_at(Cut::welded_halves, at, centre_off());
     const double Minv_inf = f.Minv.cwiseAbs().rowwise().sum().maxCoeff();
     const double s1 = as_double_matrix(at.qd).lpNorm<1>();
     for (bullet::Topology t : {bullet::Topology::two_multibodies, bullet::Topology::one_multibody}) {
@@ -473,17 +518,17 @@ void bullet_checks(const Assembled& a, std::vector<ModelFileCheck>& out) {
       const Vector<double> free_accel = (e.v_star - e.v) / s.h;
       const Recorder record{out, "Bullet (" + bullet::to_string(t) + ")", "Bricard", at.name};
       record("tree map", f.tree_residual, 1e-40);
-      const double M_tol = 16 * n * kEps * max_abs(f.Minv) + Minv_inf * Minv_inf * n * delta;
       const double readout = kEps * (e.v_star.lpNorm<Eigen::Infinity>() + e.v.lpNorm<Eigen::Infinity>()) / s.h;
+      const double M_tol = 16 * n * kEps * max_abs(f.Minv) + Minv_inf * Minv_inf * n * delta;
       const double Q_tol = 16 * n * kEps * Minv_inf * f.Q_scale +
                            Minv_inf * n * delta * f.free_accel.lpNorm<Eigen::Infinity>() +
                            Minv_inf * 2 * s1 * s1 * delta + readout;
-      double gap_e, gap;
-      const Matrix<double> Pe = null_projector(e.J, r, &gap_e);
-      const double N_tol = 16 * n * kEps / gap_e;
       record("M⁻¹", max_abs(e.Minv - f.Minv), M_tol, max_abs(e.Minv - g.Minv), "centre of mass 1e-6 off");
       record("M⁻¹Q", (free_accel - f.free_accel).lpNorm<Eigen::Infinity>(), Q_tol,
              (free_accel - g.free_accel).lpNorm<Eigen::Infinity>(), "centre of mass 1e-6 off");
+      double gap_e, gap;
+      const Matrix<double> Pe = null_projector(e.J, r, &gap_e);
+      const double N_tol = 16 * n * kEps / gap_e;
       record("null space", max_abs(Pe - null_projector(f.closure, r, &gap)), N_tol,
              max_abs(Pe - null_projector(h.closure, r, &gap)), "pin offset 1e-6 longer");
     }
