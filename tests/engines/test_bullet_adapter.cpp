@@ -452,6 +452,37 @@ TEST(BulletAdapter, WhatOpensBricardsLoop) {
   EXPECT_GT(opening(50000, 100), 3 * both);
 }
 
+// btLemkeSolver on Bricard's weld with the cap lifted (reports/engines'
+// finding): at the closed start, where the weld's rows are redundant (rank
+// 5) and the MLCP's A singular, it answers without falling back, far from
+// the solution (31.8 times |Δv| at Bullet 3.24); two PGS steps along the
+// trajectory, where the loop has opened (rank 6), the unique impulses
+// A⁻¹b exceed its m_maxValue (1e5) and it discards them and falls back.
+TEST(BulletAdapter, LemkeOnBricardsWeld) {
+  Settings lemke;
+  lemke.solver = SolverKind::mlcp_lemke;
+  lemke.max_applied_impulse = INFINITY;
+  const Extracted start = bricard(lemke)->step();
+  const OwnSolution x = solve_own(start);
+  EXPECT_EQ(x.rank, 5);
+  EXPECT_FALSE(start.fell_back);
+  EXPECT_GT((start.dv() - x.dv).lpNorm<Eigen::Infinity>(), x.dv.lpNorm<Eigen::Infinity>());
+  Settings pgs;
+  pgs.max_applied_impulse = INFINITY;
+  const auto m = bricard(pgs);
+  m->step();
+  m->step();
+  const auto l = bricard(lemke);
+  l->set_q(m->q());
+  l->set_u(m->u());
+  const Extracted opened = l->step();
+  EXPECT_EQ(solve_own(opened).rank, 6);
+  const double unique = opened.mlcp_A.ldlt().solve(opened.mlcp_b).lpNorm<Eigen::Infinity>();
+  std::cout << "  two steps on: |A⁻¹b|∞ " << unique << ", fell back " << opened.fell_back << "\n";
+  EXPECT_GT(unique, 1e5);
+  EXPECT_TRUE(opened.fell_back);
+}
+
 // Extracted::capped_row on made-up rows: a row at either cap is found, one
 // the last bit inside it is not, nor a disabled row at its cap.
 TEST(BulletAdapter, CappedRowIsTheFirstEnabledRowAtItsCap) {

@@ -119,6 +119,10 @@ struct Evaluation {
   bool finite = true;
   double mlcp_gap = 0, mlcp_tolerance = 0;  // the MLCP matrix against J·unitᵀ
   Index enabled = 0;                        // rows with m_jacDiagABInv ≠ 0
+  // An MLCP solver's: |x|∞ of the unique solution x = A⁻¹b of the system it
+  // was handed, where femc's rank is every row's (in double, LDLT: a
+  // magnitude, to compare with btLemkeSolver's m_maxValue); NaN elsewhere.
+  double mlcp_unique_inf = NAN;
 };
 
 Evaluation evaluate(const State& s, Config c) {
@@ -138,6 +142,8 @@ Evaluation evaluate(const State& s, Config c) {
     ev.mlcp_tolerance = m.tolerance;
   }
   for (Index i = 0; i < ev.e.m; ++i) ev.enabled += ev.e.jac_diag_inv(i) != 0;
+  if (is_mlcp(c.solver) && ev.exact.rank == ev.e.m && ev.e.mlcp_A.rows() == ev.e.m)
+    ev.mlcp_unique_inf = inf_norm(Vector<double>(ev.e.mlcp_A.ldlt().solve(ev.e.mlcp_b)));
   return ev;
 }
 
@@ -492,7 +498,19 @@ const Evaluation* worst(const std::vector<Evaluation>& evs, Pick pick, Score sco
 struct Tally {  // an MLCP solver on the lifted cap's states between two multibodies, at 10 iterations
   int states = 0, within = 0, fell_back = 0;
   double error = 0;
+  // Where the rows have full rank: the largest |A⁻¹b|∞ where the solver kept
+  // its answer and the smallest where it fell back (btLemkeSolver discards
+  // an answer beyond m_maxValue, 1e5). Where they have not (the closed
+  // start, rank 5): the states, those the solver answered without falling
+  // back, and its largest error there.
+  double largest_kept = 0, smallest_fallen = INFINITY;
+  int rank_deficient = 0, rank_deficient_answered = 0;
+  double rank_deficient_error = 0;
 };
+// btLemkeSolver's m_maxValue (MLCPSolvers/btLemkeSolver.h at 3.24, its
+// constructor): an answer with an entry beyond it is discarded as invalid,
+// the MLCP solver returns false, and Bullet falls back to PGS.
+constexpr double kLemkeMaxValue = 100000;
 struct BricardSummary {
   // Converged PGS at the start between two multibodies, at the cap and lifted.
   const Evaluation* capped = nullptr;
@@ -557,6 +575,15 @@ BricardSummary summarize_bricard(const std::vector<Evaluation>& evs) {
         t.within += ev.finite && ev.error <= ev.bound;
         t.fell_back += ev.e.fell_back;
         if (ev.finite) t.error = std::max(t.error, ev.error);
+        if (std::isnan(ev.mlcp_unique_inf)) {
+          ++t.rank_deficient;
+          t.rank_deficient_answered += !ev.e.fell_back;
+          if (!ev.e.fell_back && ev.finite) t.rank_deficient_error = std::max(t.rank_deficient_error, ev.error);
+        } else if (ev.e.fell_back) {
+          t.smallest_fallen = std::min(t.smallest_fallen, ev.mlcp_unique_inf);
+        } else {
+          t.largest_kept = std::max(t.largest_kept, ev.mlcp_unique_inf);
+        }
       }
     return t;
   };
@@ -822,7 +849,18 @@ std::string findings(const std::vector<Evaluation>& evs, const std::vector<Row>&
          << b.dantzig.within << " of " << b.dantzig.states << "; its Lemke (the cap lifted: bounds ±∞) on "
          << b.lemke.within << " of " << b.lemke.states << ", up to " << sci(b.lemke.error) << " off, falling back to PGS on "
          << b.lemke.fell_back
-         << " (not traced). What opens it (between two multibodies, the largest |posError|∞ over 1 s from the "
+         << ". Why Lemke misses: with bounds ±∞ btLemkeSolver's box-bounded path answers x = B·b, B its "
+            "Gauss–Jordan inverse of A without pivoting, and it discards any answer with an entry beyond its "
+            "m_maxValue ("
+         << num(kLemkeMaxValue)
+         << ", a \"hack/safety mechanism\" in its source) and falls back. It fell back exactly where the "
+            "impulses of A's unique solution exceed it (|A⁻¹b|∞ from "
+         << sci(b.lemke.smallest_fallen) << " on the states it fell back on, at most " << sci(b.lemke.largest_kept)
+         << " where it kept its answer): valid impulses, discarded, and PGS's unconverged answer in their place. "
+            "On the closed start, where the weld's rows are redundant (rank 5) and A singular, it answered on "
+         << b.lemke.rank_deficient_answered << " of " << b.lemke.rank_deficient << " states without falling back, "
+         << sci(b.lemke.rank_deficient_error)
+         << " from the solution (relative): a wrong answer, silently. What opens it (between two multibodies, the largest |posError|∞ over 1 s from the "
             "start): at Bullet's defaults "
          << sci(opening.defaults) << "; the cap lifted alone, " << sci(opening.unconverged_lifted)
          << "; the sweeps converged alone (" << kConverged << " iterations), " << sci(opening.converged_capped)
