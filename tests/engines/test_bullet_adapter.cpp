@@ -337,6 +337,25 @@ TEST(BulletAdapter, MlcpMatrixAgainstTheRowsProduct) {
       }
 }
 
+// Bricard's MLCP matrix, as the planar loops' (MlcpMatrixAgainstTheRowsProduct):
+// right between two multibodies, wrong within one (the weld's two halves on
+// one multibody lose J_B M⁻¹J_Bᵀ off the diagonal).
+TEST(BulletAdapter, BricardsMlcpMatrixAgainstTheRowsProduct) {
+  for (Topology t : {Topology::two_multibodies, Topology::one_multibody}) {
+    Settings s{t};
+    s.solver = SolverKind::mlcp_dantzig;
+    const Extracted e = bricard(s)->step();
+    const MatrixCheck check = check_mlcp_matrix(e);
+    std::cout << "  " << to_string(t) << ": |A_mlcp − J M⁻¹Jᵀ| " << check.gap << " at (" << check.row << ", "
+              << check.col << "), tolerance " << check.tolerance << "\n";
+    if (t == Topology::two_multibodies) {
+      EXPECT_LE(check.gap, check.tolerance);
+    } else {
+      EXPECT_GT(check.gap, 1e6 * check.tolerance) << "Bullet's MLCP matrix is right within one multibody";
+    }
+  }
+}
+
 // Bricard's mechanism (bullet::bricard, both fixed-base topologies): it
 // closes at the example's angles on Bullet's own positions; the weld's six
 // rows against central differences of Bullet's own posErrors (linear, then
