@@ -385,9 +385,11 @@ StepBound step_bound(const Extracted& e, const SoftSolution& x) {
   const Matrix<double>& J = r.J;
   const Index n = J.cols(), m = J.rows();
   const double h = e.h, inf = std::numeric_limits<double>::infinity();
-  Matrix<double> A = J * e.Minv * J.transpose();
-  A.diagonal() += r.cfm / h;
-  A = (A + A.transpose()) / 2;
+  Matrix<double> JMJ = J * e.Minv * J.transpose();
+  JMJ.diagonal() += r.cfm / h;
+  // Out of place: `A = (A + A.transpose()) / 2` aliases in Eigen (the lower
+  // triangle came out right, the upper did not; LLT reads only the lower).
+  const Matrix<double> A = (JMJ + JMJ.transpose()) / 2;
   const Eigen::LLT<Matrix<double>> llt(A);
   if (llt.info() != Eigen::Success) return {inf, inf};
   const Matrix<double> Ainv = llt.solve(Matrix<double>::Identity(m, m));
