@@ -24,11 +24,11 @@ BuiltinModel<S> make_mechanism_model(const ModelText& file, std::optional<Method
                                                           solve_options);
         m->drift_rank_factor = S(1000);
         b.model = std::move(m);
-        if (!text.t_end.empty()) b.defaults.t_end = detail::parse_entry<S>(text.t_end, "t_end");
+        if (!text.t_end.empty()) b.defaults.t_end = femc::detail::parse_entry<S>(text.t_end, "t_end");
         if (text.formulation == "index-3") b.defaults.formulation = Formulation::Index3;
         if (text.formulation == "index-1") b.defaults.formulation = Formulation::Index1;
         if (!text.step.empty()) {
-          b.defaults.step = detail::parse_entry<S>(text.step, "step");
+          b.defaults.step = femc::detail::parse_entry<S>(text.step, "step");
           if (!(b.defaults.step > S(0))) throw InputError("step", "must be positive, got " + text.step.substr(0, 40));
         }
         b.description = text.description;
