@@ -235,8 +235,8 @@ std::function<int()> add_solve_command(CLI::App& app) {
                   "one of " + method_names() + " (default cod; sparse for a system with a sparse matrix)");
   cmd->add_option("--rank-tol", args->request.rank_tol, "relative rank tolerance τ (default max(m,n)·ε)");
   cmd->add_option("--data-precision", args->request.data_precision,
-                  "the precision the data were rounded to: exact | double | long-double | float128 | BITS "
-                  "(default: the input's data_precision, else exact)");
+                  "the precision the data were rounded to: " + data_precision_names() +
+                      ", or significand bits (default: the input's data_precision, else exact)");
   cmd->add_option("-o,--output", args->output, "write the result here (atomically) instead of stdout");
   return [args]() -> int {
     return with_exit_status([&]() -> int {

@@ -32,6 +32,7 @@
 #include "femc/scalar/builtin.hpp"
 #include "femc/scalar/float128.hpp"
 #include "femc/scalar/mpfr.hpp"
+#include "femc/scalar/qd.hpp"
 #include "femc/scalar/rational.hpp"
 #include "femc/solve.hpp"
 #include "femc/systems/double_parallelogram.hpp"
@@ -383,6 +384,32 @@ TEST(RoundedData, ADataPrecisionsTextReadsBack) {
   }
   EXPECT_THROW(parse_data_precision("7bits", "data_precision"), InputError);
   EXPECT_THROW(parse_data_precision(" bits", "data_precision"), InputError);
+}
+
+// A data precision of a format femc also works in is spelled as that working
+// precision is (the precision table's name, ScalarTraits<S>::name()), and the
+// formats without one significand width are not names of data: dd's 106 bits
+// are "106 bits", and "dd" is refused, naming the field and the value.
+template <class S>
+void expect_the_working_precisions_name() {
+  const DataPrecision p{ScalarTraits<S>::bits()};
+  EXPECT_EQ(to_string(p), ScalarTraits<S>::name());
+  EXPECT_EQ(parse_data_precision(ScalarTraits<S>::name()), p) << ScalarTraits<S>::name();
+}
+TEST(RoundedData, ADataPrecisionIsSpelledAsItsWorkingPrecision) {
+  expect_the_working_precisions_name<double>();
+  expect_the_working_precisions_name<long double>();
+  expect_the_working_precisions_name<float128>();
+  expect_the_working_precisions_name<rational>();
+  EXPECT_EQ(to_string(DataPrecision{ScalarTraits<double_double>::bits()}), "106 bits");
+  try {
+    parse_data_precision(ScalarTraits<double_double>::name(), "data_precision");
+    ADD_FAILURE() << "dd read as a data precision";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("data_precision"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("'dd'"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("double, long-double, float128, exact"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -1,35 +1,53 @@
 #include "femc/data_precision.hpp"
 
 #include <cctype>
+#include <string_view>
+#include <type_traits>
 
 #include "femc/errors.hpp"
+#include "femc/scalar/visit_precision.hpp"  // the precision table and its types
 
 namespace femc {
 namespace {
 
-// The named rounding formats data come in. Not the precision table
-// (scalar/precisions.hpp): a data precision is a significand width data were
-// rounded to, which dd and qd do not have (an unevaluated sum of doubles),
-// and any width is accepted by its bits; these names are the IEEE and x87
-// formats of the table, by which femc writes them back.
+// The precisions data can be said to be rounded to, by the precision table's
+// names (scalar/precisions.hpp), so that a data precision is spelled as the
+// working precision of the same format is: the exact row, and the rows whose
+// type is a binary format of one significand width, a floating type of the
+// language or binary128. Not dd and qd: an unevaluated sum of doubles has no
+// one width (1 + 2⁻²⁰⁰ is a double-double), so data are not rounded to it;
+// not MPFR, whose name is its bits. Any other width is accepted by its bits.
 struct Named {
   const char* name;
   long bits;
+  bool names_data;
 };
-constexpr Named kNamed[] = {{"exact", 0}, {"double", 53}, {"long-double", 64}, {"float128", 113}};
+template <class Type>
+constexpr bool kOneBinaryWidth = std::is_floating_point_v<Type> || std::is_same_v<Type, float128>;
+#define FEMC_DATA_PRECISION_ROW(Type, tag, header, spelling, kind, models, bits, what) \
+  Named{spelling, bits, std::string_view(#kind) == "Exact" || kOneBinaryWidth<Type>},
+constexpr Named kRows[] = {FEMC_PRECISIONS(FEMC_DATA_PRECISION_ROW)};
+#undef FEMC_DATA_PRECISION_ROW
 constexpr long kMaxDataBits = 65536;
 
 }  // namespace
 
+std::string data_precision_names() {
+  std::string names;
+  for (const Named& n : kRows)
+    if (n.names_data) names += std::string(names.empty() ? "" : ", ") + n.name;
+  return names;
+}
+
 std::string to_string(const DataPrecision& p) {
-  for (const Named& n : kNamed)
-    if (n.bits == p.bits) return n.name;
+  for (const Named& n : kRows)
+    if (n.names_data && n.bits == p.bits) return n.name;
   return std::to_string(p.bits) + " bits";
 }
 
 DataPrecision parse_data_precision(const std::string& text, const std::string& field) {
-  for (const Named& n : kNamed)
-    if (text == n.name) return DataPrecision{n.bits};
+  for (const Named& n : kRows)
+    if (n.names_data && text == n.name) return DataPrecision{n.bits};
   // "256", or "256 bits" as to_string writes it (femc's outputs read back).
   const std::string number = text.size() > 5 && text.compare(text.size() - 5, 5, " bits") == 0
                                  ? text.substr(0, text.size() - 5)
@@ -41,7 +59,8 @@ DataPrecision parse_data_precision(const std::string& text, const std::string& f
     if (bits >= 2 && bits <= kMaxDataBits) return DataPrecision{bits};
   }
   throw InputError(field, "unknown data precision '" + text.substr(0, 40) +
-                              "' (exact, double, long-double, float128, or significand bits 2..65536)");
+                              "' (" + data_precision_names() + ", or significand bits 2.." +
+                              std::to_string(kMaxDataBits) + ")");
 }
 
 }  // namespace femc

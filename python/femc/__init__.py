@@ -225,7 +225,7 @@ def solve(M, A, b, Q, C=None, W=None, precision="double", method="", data_precis
         working_bits = None
     if data_precision is None and texts.float_bits is not None and working_bits is not None \
             and texts.float_bits < working_bits:
-        data_precision = {53: "double", 64: "long-double"}.get(texts.float_bits, str(texts.float_bits))
+        data_precision = str(texts.float_bits)  # femc names the widths it has a name for ("double")
         origin = (f"binary floats of {texts.float_bits} bits given at precision {name}: taken at their exact values "
                   "as data rounded to them (femc's rounded-data rule); data_precision='exact' takes them as exact")
     tol = "" if rank_tol is None else texts.number(rank_tol, "rank_tol")

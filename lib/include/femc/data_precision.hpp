@@ -44,11 +44,16 @@ struct DataPrecision {
 inline constexpr DataPrecision kExactData{0};
 inline constexpr DataPrecision kDoubleData{53};
 
-// "exact", "double", "long-double", "float128", or "N bits".
+// The names of data precisions, from the precision table (scalar/
+// precisions.hpp): "double, long-double, float128, exact", the formats of
+// one significand width femc also works in. Any other width is "N bits".
+std::string data_precision_names();
+
+// The table's name of the width ("double"), or "N bits".
 std::string to_string(const DataPrecision& p);
 
-// Parses exact | double | long-double | float128 | BITS (2..65536); throws
-// InputError(field, …) naming the value.
+// Parses a name of data_precision_names() or BITS (2..65536, also "BITS
+// bits"); throws InputError(field, …) naming the value.
 DataPrecision parse_data_precision(const std::string& text, const std::string& field = "data-precision");
 
 // u_d = 2^-bits at the working precision (0 for exact data). For exact S it

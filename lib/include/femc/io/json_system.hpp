@@ -4,7 +4,7 @@
 // Input: an object with keys M (n rows of n), A (m rows of n; [] for no
 // constraints), b (m), Q (n), optional C (n), W (m rows of m), optional
 // "name"/"description" strings, and an optional "data_precision" string
-// (data_precision.hpp: exact, double, long-double, float128 or bits). Each number is a JSON number or a string
+// (data_precision.hpp: a name of data_precision_names() or bits). Each number is a JSON number or a string
 // holding a decimal ("0.1") or a rational ("1/3"); either way its text is
 // kept and read at the working precision (a JSON number is never passed
 // through double). Anything else is an InputError naming the field.
