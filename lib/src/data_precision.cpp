@@ -2,10 +2,9 @@
 
 #include <cctype>
 #include <string_view>
-#include <type_traits>
 
 #include "femc/errors.hpp"
-#include "femc/scalar/visit_precision.hpp"  // the precision table and its types
+#include "femc/scalar/precisions.hpp"  // the table alone: this unit names none of its types
 
 namespace femc {
 namespace {
@@ -14,18 +13,21 @@ namespace {
 // names (scalar/precisions.hpp), so that a data precision is spelled as the
 // working precision of the same format is: the exact row, and the rows whose
 // type is a binary format of one significand width, a floating type of the
-// language or binary128. Not dd and qd: an unevaluated sum of doubles has no
-// one width (1 + 2⁻²⁰⁰ is a double-double), so data are not rounded to it;
-// not MPFR, whose name is its bits. Any other width is accepted by its bits.
+// language (header builtin) or binary128 (header float128). Not dd and qd: an
+// unevaluated sum of doubles has no one width (1 + 2⁻²⁰⁰ is a double-double),
+// so data are not rounded to it; not MPFR, whose name is its bits. Any other
+// width is accepted by its bits. Read by the row's header, not its type, so
+// that this unit includes no scalar type (the fuzz target compiles it with
+// clang, which has no quadmath.h).
 struct Named {
   const char* name;
   long bits;
   bool names_data;
 };
-template <class Type>
-constexpr bool kOneBinaryWidth = std::is_floating_point_v<Type> || std::is_same_v<Type, float128>;
-#define FEMC_DATA_PRECISION_ROW(Type, tag, header, spelling, kind, models, bits, what) \
-  Named{spelling, bits, std::string_view(#kind) == "Exact" || kOneBinaryWidth<Type>},
+#define FEMC_DATA_PRECISION_ROW(Type, tag, header, spelling, kind, models, bits, what)                 \
+  Named{spelling, bits,                                                                                \
+        std::string_view(#kind) == "Exact" || std::string_view(#header) == "builtin" ||                \
+            std::string_view(#header) == "float128"},
 constexpr Named kRows[] = {FEMC_PRECISIONS(FEMC_DATA_PRECISION_ROW)};
 #undef FEMC_DATA_PRECISION_ROW
 constexpr long kMaxDataBits = 65536;
